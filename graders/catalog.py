@@ -1,0 +1,87 @@
+"""Every exercise of the kit and its points: the one place where points are declared.
+
+An exercise is one function or class a student writes. Its points are split into named
+parts, each graded by one test (``@exercise("ch2.ring_all_reduce", part="ring")``), so a
+submission can earn partial credit: right values but the wrong communication pattern, say.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Exercise:
+    id: str  # "ch2.ring_all_reduce"
+    module: str  # file stem in the chapter folder: "collectives"
+    symbol: str  # the function or class the student writes
+    parts: dict[str, int] = field(hash=False)  # part name -> points
+    title: str = ""
+
+    @property
+    def chapter(self) -> str:
+        return self.id.split(".", 1)[0]
+
+    @property
+    def points(self) -> int:
+        return sum(self.parts.values())
+
+
+@dataclass(frozen=True)
+class Chapter:
+    id: str
+    title: str
+    title_vi: str
+    exercises: tuple[Exercise, ...]
+
+    @property
+    def points(self) -> int:
+        return sum(e.points for e in self.exercises)
+
+    @property
+    def modules(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(e.module for e in self.exercises))
+
+
+def _ex(id: str, module: str, parts: dict[str, int], title: str, symbol: str | None = None) -> Exercise:
+    return Exercise(id, module, symbol or id.split(".", 1)[1], parts, title)
+
+
+CHAPTERS: dict[str, Chapter] = {
+    c.id: c
+    for c in [
+        Chapter(
+            "ch2",
+            "Collective communication",
+            "Giao tiếp tập thể",
+            (
+                _ex("ch2.ring_shift", "collectives", {"result": 1}, "send right, receive left"),
+                _ex("ch2.broadcast", "collectives", {"result": 1, "tree": 1}, "binomial-tree broadcast"),
+                _ex("ch2.reduce", "collectives", {"result": 1, "tree": 1}, "binomial-tree reduce"),
+                _ex("ch2.ring_all_gather", "collectives", {"result": 1, "ring": 1}, "ring all-gather"),
+                _ex(
+                    "ch2.ring_reduce_scatter", "collectives", {"result": 2, "ring": 1}, "ring reduce-scatter"
+                ),
+                _ex("ch2.ring_all_reduce", "collectives", {"result": 2, "ring": 1}, "ring all-reduce"),
+                _ex("ch2.all_to_all", "collectives", {"result": 2, "traffic": 1}, "all-to-all"),
+                _ex(
+                    "ch2.bytes_sent_per_rank",
+                    "cost_model",
+                    {"formula": 1, "measured": 1},
+                    "bytes each rank sends",
+                ),
+                _ex("ch2.alpha_beta_time", "cost_model", {"formula": 1}, "alpha-beta time model"),
+                _ex("ch2.bus_bandwidth", "cost_model", {"formula": 1}, "bus bandwidth (nccl-tests)"),
+            ),
+        ),
+    ]
+}
+
+EXERCISES: dict[str, Exercise] = {e.id: e for c in CHAPTERS.values() for e in c.exercises}
+
+
+def exercise(exercise_id: str) -> Exercise:
+    try:
+        return EXERCISES[exercise_id]
+    except KeyError:
+        raise KeyError(f"unknown exercise {exercise_id!r}: declare it in graders/catalog.py") from None

@@ -1,0 +1,1 @@
+"""Chapter graders: per chapter, the cases drawn, the worker tasks, the references and the checks."""

@@ -1,0 +1,86 @@
+"""Assertions that compare what came back from the workers with the driver's reference.
+
+Every failure is a :class:`GradingFailure` whose message says what was expected, what was
+seen, on which rank, for which example, and (when given) a hint tied to the lesson.
+
+Tolerances (documented in the README): integer and bool dtypes compare exactly; floating
+dtypes use ``|actual - expected| <= atol + rtol * |expected|`` with the values below. They
+allow a different but valid order of floating-point operations, nothing more.
+"""
+
+from __future__ import annotations
+
+import torch
+
+from graders.errors import GradingFailure
+
+TOLERANCES: dict[torch.dtype, tuple[float, float]] = {
+    torch.float64: (1e-9, 1e-12),
+    torch.float32: (1e-5, 1e-6),
+    torch.float16: (1e-3, 1e-4),
+    torch.bfloat16: (1.6e-2, 1e-3),
+}
+
+
+def tolerance(dtype: torch.dtype) -> tuple[float, float]:
+    """(rtol, atol) for ``dtype``; (0, 0) for exact dtypes."""
+    return TOLERANCES.get(dtype, (0.0, 0.0))
+
+
+def fail(message: str, case=None, hint: str = "") -> None:
+    if case is not None:
+        message += f"\nexample: {case!r}"
+    raise GradingFailure(message, hint)
+
+
+def describe(value: object) -> str:
+    if isinstance(value, torch.Tensor):
+        return f"a {value.dtype} tensor of shape {tuple(value.shape)}"
+    if value is None:
+        return "None"
+    if isinstance(value, str) and value.startswith("<"):
+        return value  # already a description made in the worker
+    return f"a {type(value).__name__}"
+
+
+def _preview(tensor: torch.Tensor, limit: int = 8) -> str:
+    flat = tensor.flatten()
+    items = ", ".join(f"{v:g}" if tensor.is_floating_point() else str(v) for v in flat[:limit].tolist())
+    return f"[{items}{', …' if flat.numel() > limit else ''}]"
+
+
+def assert_tensor_equal(actual, expected: torch.Tensor, *, what: str, case=None, hint: str = "") -> None:
+    """``actual`` must be a tensor with ``expected``'s shape, dtype and values (within tolerance)."""
+    if not isinstance(actual, torch.Tensor):
+        fail(f"{what}: expected {describe(expected)}, got {describe(actual)}.", case, hint)
+    if tuple(actual.shape) != tuple(expected.shape):
+        fail(f"{what}: expected shape {tuple(expected.shape)}, got {tuple(actual.shape)}.", case, hint)
+    if actual.dtype != expected.dtype:
+        fail(f"{what}: expected dtype {expected.dtype}, got {actual.dtype}.", case, hint)
+    rtol, atol = tolerance(expected.dtype)
+    if expected.numel() == 0:
+        return
+    if rtol == 0 and atol == 0:
+        bad = actual != expected
+    else:
+        a, e = actual.double(), expected.double()
+        bad = ~(((a - e).abs() <= atol + rtol * e.abs()) | (torch.isnan(a) & torch.isnan(e)))
+    if bool(bad.any()):
+        index = tuple(int(i) for i in bad.nonzero()[0])
+        fail(
+            f"{what}: wrong values at {int(bad.sum())} of {expected.numel()} positions; first at index "
+            f"{index}: expected {expected[index].item()!r}, got {actual[index].item()!r}.\n"
+            f"  expected {_preview(expected)}\n  got      {_preview(actual)}",
+            case,
+            hint,
+        )
+
+
+def assert_unchanged(before: torch.Tensor, after, *, what: str, case=None) -> None:
+    """An input the contract says is not modified must come back as it went in."""
+    if isinstance(after, torch.Tensor) and after.shape == before.shape and not torch.equal(after, before):
+        fail(
+            f"{what} was modified, but the function must leave its input unchanged.",
+            case,
+            "work on a copy (tensor.clone()) or on freshly allocated buffers.",
+        )

@@ -1,0 +1,1 @@
+"""Recording and analysing torch.distributed traffic."""

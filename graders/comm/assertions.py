@@ -1,0 +1,80 @@
+"""Structural checks on communication traces: who talks to whom, how much, in how many rounds.
+
+``ranks`` is always the group's global ranks in group-rank order; checks only look at those.
+Each failure names the rank and the lesson it breaks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from graders.checks import fail
+from graders.comm.trace import Traces
+
+
+def assert_ring_neighbours_only(traces: Traces, ranks: Sequence[int], case=None) -> None:
+    """Every send goes to the right neighbour, every receive comes from the left one."""
+    n = len(ranks)
+    for i, rank in enumerate(ranks):
+        right, left = ranks[(i + 1) % n], ranks[(i - 1) % n]
+        for peer, count in sorted(traces.sends_by_peer(rank).items()):
+            if peer != right:
+                fail(
+                    f"rank {rank} sent {count} message(s) to rank {peer}: a ring only talks to its right "
+                    f"neighbour (rank {right}).",
+                    case,
+                    "in group-rank order, rank r sends to (r + 1) % world and receives from (r - 1) % world.",
+                )
+        for event in traces[rank]:
+            if event.is_recv and event.peer != left:
+                fail(
+                    f"rank {rank} received from rank {event.peer}: a ring only receives from its left "
+                    f"neighbour (rank {left}).",
+                    case,
+                )
+
+
+def assert_send_count(traces: Traces, ranks: Sequence[int], expected: int, case=None, hint: str = "") -> None:
+    for rank in ranks:
+        sends = len([e for e in traces[rank] if e.is_send])
+        if sends != expected:
+            fail(f"rank {rank} sent {sends} message(s); this algorithm takes exactly {expected}.", case, hint)
+
+
+def assert_bytes_sent_at_most(
+    traces: Traces, ranks: Sequence[int], bound: int | Callable[[int], int], case=None, hint: str = ""
+) -> None:
+    for rank in ranks:
+        limit = bound(rank) if callable(bound) else bound
+        sent = traces.bytes_sent(rank)
+        if sent > limit:
+            fail(f"rank {rank} sent {sent} bytes; the algorithm needs at most {limit}.", case, hint)
+
+
+def assert_total_messages(
+    traces: Traces, ranks: Sequence[int], expected: int, case=None, hint: str = ""
+) -> None:
+    total = sum(len([e for e in traces[r] if e.is_send]) for r in ranks)
+    if total != expected:
+        fail(
+            f"{total} messages were sent in total; a tree over {len(ranks)} ranks sends exactly {expected}.",
+            case,
+            hint,
+        )
+
+
+def assert_rounds_at_most(traces: Traces, bound: int, case=None, hint: str = "") -> None:
+    rounds = traces.rounds()
+    if rounds > bound:
+        fail(
+            f"the data needed {rounds} communication rounds to reach every rank; a binomial tree needs "
+            f"at most {bound}.",
+            case,
+            hint,
+        )
+
+
+def assert_no_self_messages(traces: Traces, ranks: Sequence[int], case=None) -> None:
+    for rank in ranks:
+        if traces.sends_by_peer(rank).get(rank):
+            fail(f"rank {rank} sent a message to itself; copy locally instead.", case)

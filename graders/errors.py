@@ -1,0 +1,103 @@
+"""Exceptions of the grading kit.
+
+Two families matter to hypothesis:
+
+* :class:`GradingFailure` (an ``AssertionError``) is an ordinary failed property. Hypothesis
+  shrinks it to the smallest example, which is cheap because the world stays alive.
+* :class:`Halt` and its subclasses derive from ``BaseException`` so that hypothesis does not
+  try to shrink them: a hang or a crash costs a world restart, and re-running it dozens of
+  times would freeze the session; a missing stub or a syntax error fails every example alike.
+  The example that triggered it is reported as is.
+"""
+
+from __future__ import annotations
+
+#: Prefix of the ``NotImplementedError`` message raised by every generated stub.
+TODO_MARKER = "[dtlab TODO]"
+
+
+class BannedCallError(RuntimeError):
+    """Raised inside a worker when student code calls a function the exercise bans."""
+
+    def __init__(self, name: str, exercise: str, site: str = "") -> None:
+        self.name = name
+        where = f" (at {site})" if site else ""
+        super().__init__(
+            f"torch.distributed.{name} is banned in {exercise}{where}: "
+            "this exercise asks you to build it yourself from point-to-point calls"
+        )
+
+    def __reduce__(self):
+        return (type(self), (self.name, "", ""))
+
+
+class GradingFailure(AssertionError):
+    """A property did not hold. The message is the teaching feedback."""
+
+    def __init__(self, message: str, hint: str = "") -> None:
+        self.message = message
+        self.hint = hint
+        super().__init__(message + (f"\nhint: {hint}" if hint else ""))
+
+
+class StudentError(GradingFailure):
+    """Student code raised an exception on one or more ranks; the world survived."""
+
+
+class BannedCall(GradingFailure):
+    """Student code called a function the exercise bans (even if it caught the error)."""
+
+
+class Halt(BaseException):
+    """Stops a property at once, with no shrinking. ``report`` is the feedback."""
+
+    kind = "halt"
+
+    def __init__(self, report: str) -> None:
+        self.report = report
+        super().__init__(report)
+
+
+class SubmissionError(Halt):
+    """The submitted file cannot be used at all (it does not compile, say)."""
+
+    kind = "submission"
+
+
+class IntegrityFailure(Halt):
+    """The static scan found a way around the graders' guard in the graded code."""
+
+    kind = "integrity"
+
+
+class NotStarted(Halt):
+    """The graded function still raises its generated TODO error (or its file is missing)."""
+
+    kind = "not started"
+
+    def __init__(self, exercise: str, detail: str = "") -> None:
+        self.exercise = exercise
+        self.detail = detail
+        super().__init__(f"{exercise}: not started" + (f" ({detail})" if detail else ""))
+
+
+class WorldFailure(Halt):
+    """The worker world broke during a task (hang, crash, or a rank left waiting)."""
+
+    kind = "world failure"
+
+
+class TaskHang(WorldFailure):
+    kind = "hang"
+
+
+class RankCrash(WorldFailure):
+    kind = "crash"
+
+
+class RankErrorWithStuckPeers(WorldFailure):
+    kind = "error"
+
+
+class WorldStartError(RuntimeError):
+    """The worker processes could not be started or could not rendezvous."""

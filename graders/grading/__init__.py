@@ -1,0 +1,1 @@
+"""Batch grading of submissions: the teacher-facing main job."""

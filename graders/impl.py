@@ -1,0 +1,42 @@
+"""Which implementation is graded: the stubs, the reference solutions, or a submission folder."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+KIT_ROOT = Path(__file__).resolve().parent.parent
+
+
+class ImplNotFound(ValueError):
+    pass
+
+
+@dataclass(frozen=True)
+class Impl:
+    """A folder shaped like ``exercises/`` (chapter subfolders) or holding one chapter's files."""
+
+    root: Path
+    label: str
+
+    @classmethod
+    def resolve(cls, spec: str | os.PathLike, kit_root: Path = KIT_ROOT) -> Impl:
+        text = str(spec)
+        if text in ("exercises", "solutions"):
+            return cls((kit_root / text).resolve(), text)
+        path = Path(text).expanduser().resolve()
+        if not path.is_dir():
+            raise ImplNotFound(f"--impl {text}: no such folder")
+        return cls(path, text)
+
+    def chapter_dir(self, chapter: str) -> Path:
+        nested = self.root / chapter
+        return nested if nested.is_dir() else self.root
+
+    def location(self, chapter: str) -> tuple[str, str]:
+        """``(chapter, folder)`` as the workers need it to import the chapter's modules."""
+        return chapter, str(self.chapter_dir(chapter))
+
+    def source(self, chapter: str, module: str) -> Path:
+        return self.chapter_dir(chapter) / f"{module}.py"

@@ -1,0 +1,168 @@
+"""Mutants: known-wrong variants of the reference solutions, which the graders must catch.
+
+Each chapter's ``fixtures/mutants/chN.toml`` lists edits (``old`` → ``new`` inside one
+function of one solution file). :func:`materialize` writes the mutated chapter into a folder
+that can be graded like any submission (``--impl FOLDER``).
+"""
+
+from __future__ import annotations
+
+import ast
+import shutil
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from graders.impl import KIT_ROOT
+
+
+@dataclass(frozen=True)
+class Edit:
+    file: str
+    function: str
+    old: str
+    new: str
+
+
+@dataclass(frozen=True)
+class Mutant:
+    name: str
+    exercise: str
+    part: str | None
+    description: str
+    edits: tuple[Edit, ...]
+
+    @property
+    def chapter(self) -> str:
+        return self.exercise.split(".")[0]
+
+
+def load(chapter: str, kit_root: Path = KIT_ROOT) -> list[Mutant]:
+    data = tomllib.loads((kit_root / "fixtures" / "mutants" / f"{chapter}.toml").read_text())
+    merged: dict[str, dict] = {}
+    for entry in data["mutant"]:
+        edit = Edit(entry["file"], entry["function"], entry["old"], entry["new"])
+        if entry["name"] in merged:
+            merged[entry["name"]]["edits"].append(edit)
+            continue
+        merged[entry["name"]] = {
+            "name": entry["name"],
+            "exercise": entry["exercise"],
+            "part": entry.get("part"),
+            "description": entry.get("description", ""),
+            "edits": [edit],
+        }
+    return [Mutant(**{**m, "edits": tuple(m["edits"])}) for m in merged.values()]
+
+
+class MutantDoesNotApply(ValueError):
+    pass
+
+
+def _function_span(source: str, qualname: str) -> tuple[int, int]:
+    """Character offsets of the function ``qualname`` in ``source``."""
+    tree = ast.parse(source)
+    parts = qualname.split(".")
+    nodes = tree.body
+    found = None
+    for part in parts:
+        found = next(
+            (
+                n
+                for n in nodes
+                if isinstance(n, ast.FunctionDef | ast.ClassDef | ast.AsyncFunctionDef) and n.name == part
+            ),
+            None,
+        )
+        if found is None:
+            raise MutantDoesNotApply(f"no function {qualname}")
+        nodes = found.body
+    lines = source.splitlines(keepends=True)
+    start = sum(len(line) for line in lines[: found.lineno - 1])
+    end = sum(len(line) for line in lines[: found.end_lineno])
+    return start, end
+
+
+def apply(source: str, edit: Edit) -> str:
+    start, end = _function_span(source, edit.function)
+    body = source[start:end]
+    if body.count(edit.old) != 1:
+        raise MutantDoesNotApply(
+            f"{edit.file}:{edit.function}: the snippet occurs {body.count(edit.old)} times "
+            f"(expected once):\n{edit.old}"
+        )
+    return source[:start] + body.replace(edit.old, edit.new) + source[end:]
+
+
+def materialize(mutant: Mutant, dest: Path, kit_root: Path = KIT_ROOT) -> Path:
+    """Write the solution chapter with the mutant's edits into ``dest/<chapter>``."""
+    chapter_dir = dest / mutant.chapter
+    if chapter_dir.exists():
+        shutil.rmtree(chapter_dir)
+    chapter_dir.mkdir(parents=True)
+    for path in (kit_root / "solutions" / mutant.chapter).glob("*.py"):
+        shutil.copy(path, chapter_dir / path.name)
+    for edit in mutant.edits:
+        target = chapter_dir / edit.file
+        target.write_text(apply(target.read_text(), edit))
+    return dest
+
+
+# -- running the graders against a mutant --------------------------------------------------------
+
+
+def exercise_tests(chapter: str, kit_root: Path = KIT_ROOT) -> dict[tuple[str, str], list]:
+    """The chapter's grader test functions, by (exercise, part), imported from exercises/chN."""
+    import importlib.util
+
+    from graders.exercise import MARKER
+
+    found: dict[tuple[str, str], list] = {}
+    for path in sorted((kit_root / "exercises" / chapter).glob("test_*.py")):
+        name = f"dtlab_graders_{chapter}_{path.stem}"
+        spec = importlib.util.spec_from_file_location(name, path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        for attr, fn in vars(module).items():
+            if not attr.startswith("test_"):
+                continue
+            for mark in getattr(fn, "pytestmark", []):
+                if mark.name == MARKER:
+                    found.setdefault(tuple(mark.args), []).append(fn)
+    return found
+
+
+@dataclass
+class MutantOutcome:
+    mutant: Mutant
+    failed_parts: dict[str, str]  # part -> the feedback that caught it
+
+    @property
+    def caught(self) -> bool:
+        if self.mutant.part is not None:
+            return self.mutant.part in self.failed_parts
+        return bool(self.failed_parts)
+
+
+def run_mutant(
+    mutant: Mutant, harness, workdir: Path, tests: dict[tuple[str, str], list] | None = None
+) -> MutantOutcome:
+    """Grade the mutant's exercise, every part, and say which parts failed (and how)."""
+    from graders.errors import GradingFailure, Halt, NotStarted
+    from graders.impl import Impl
+
+    tests = tests if tests is not None else exercise_tests(mutant.chapter)
+    impl = Impl.resolve(materialize(mutant, workdir))
+    failed: dict[str, str] = {}
+    for (exercise_id, part), functions in tests.items():
+        if exercise_id != mutant.exercise:
+            continue
+        for fn in functions:
+            try:
+                fn(world=harness, impl=impl)
+            except NotStarted as exc:
+                raise AssertionError(f"mutant {mutant.name} is reported as not started: {exc}") from exc
+            except (GradingFailure, Halt) as exc:
+                failed[part] = str(exc)
+                break
+    return MutantOutcome(mutant, failed)

@@ -1,0 +1,46 @@
+"""Hypothesis settings profiles: ``student`` (default), ``grading`` and ``ci``.
+
+``deadline`` is always None: time limits come from the worker world's task deadlines. The
+``grading`` profile is derandomized and has no example database, so a submission gets the
+same score on every run; ``ci`` is the same, smaller, for the kit's own tests.
+"""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, Phase, settings
+
+PROFILES = ("student", "grading", "ci")
+DEFAULT_PROFILE = "student"
+_PHASES = (Phase.explicit, Phase.reuse, Phase.generate, Phase.target, Phase.shrink)
+_QUIET = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much]
+
+
+def register() -> None:
+    settings.register_profile(
+        "student",
+        max_examples=25,
+        deadline=None,
+        phases=_PHASES,
+        suppress_health_check=_QUIET,
+        print_blob=False,
+    )
+    settings.register_profile(
+        "grading",
+        max_examples=60,
+        deadline=None,
+        derandomize=True,
+        database=None,
+        phases=_PHASES,
+        suppress_health_check=_QUIET,
+        print_blob=False,
+    )
+    settings.register_profile(
+        "ci",
+        max_examples=15,
+        deadline=None,
+        derandomize=True,
+        database=None,
+        phases=_PHASES,
+        suppress_health_check=_QUIET,
+        print_blob=False,
+    )

@@ -1,0 +1,153 @@
+"""Results of one grading run: per exercise part a status, points and feedback.
+
+The pytest plugin fills a :class:`Gradebook` as tests finish, prints it as the end-of-run
+summary, and writes it as JSON (``--dtlab-report``); batch grading reads those JSON files back.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from graders import catalog
+from graders.i18n import t
+
+PASSED, FAILED, NOT_STARTED, NOT_RUN = "passed", "failed", "not started", "not run"
+
+
+@dataclass
+class PartResult:
+    exercise: str
+    part: str
+    status: str
+    points: int
+    max_points: int
+    kind: str = ""  # why it failed: wrong, hang, crash, error, integrity, submission, not started
+    message: str = ""
+
+
+@dataclass
+class ExerciseRow:
+    exercise: str
+    title: str
+    status: str
+    points: int
+    max_points: int
+    parts: list[PartResult]
+
+
+@dataclass
+class Gradebook:
+    impl: str = ""
+    profile: str = ""
+    parts: dict[str, PartResult] = field(default_factory=dict)  # "exercise::part"
+    integrity: dict[str, list[str]] = field(default_factory=dict)
+
+    def record(self, exercise_id: str, part: str, status: str, kind: str = "", message: str = "") -> None:
+        entry = catalog.exercise(exercise_id)
+        max_points = entry.parts[part]
+        key = f"{exercise_id}::{part}"
+        previous = self.parts.get(key)
+        if previous is not None and previous.status != PASSED:
+            return  # a part graded by several tests passes only if all of them pass
+        points = max_points if status == PASSED else 0
+        self.parts[key] = PartResult(exercise_id, part, status, points, max_points, kind, message)
+
+    def rows(self) -> list[ExerciseRow]:
+        """One row per exercise that had at least one part graded, in catalog order."""
+        touched = {p.exercise for p in self.parts.values()}
+        rows = []
+        for entry in catalog.EXERCISES.values():
+            if entry.id not in touched:
+                continue
+            parts = [
+                self.parts.get(f"{entry.id}::{name}") or PartResult(entry.id, name, NOT_RUN, 0, pts)
+                for name, pts in entry.parts.items()
+            ]
+            statuses = {p.status for p in parts}
+            if statuses == {PASSED}:
+                status = PASSED
+            elif statuses <= {NOT_STARTED, NOT_RUN} and NOT_STARTED in statuses:
+                status = NOT_STARTED
+            elif statuses == {NOT_RUN}:
+                status = NOT_RUN
+            else:
+                status = FAILED
+            rows.append(
+                ExerciseRow(
+                    entry.id,
+                    entry.title,
+                    status,
+                    sum(p.points for p in parts),
+                    sum(p.max_points for p in parts),
+                    parts,
+                )
+            )
+        return rows
+
+    @property
+    def total(self) -> tuple[int, int]:
+        rows = self.rows()
+        return sum(r.points for r in rows), sum(r.max_points for r in rows)
+
+    # -- rendering ---------------------------------------------------------------------------
+    def render(self, lang: str = "en") -> str:
+        rows = self.rows()
+        if not rows:
+            return ""
+        width = max(len(r.exercise) for r in rows) + 2
+        header = f"{t('exercise', lang):<{width}}{t('points', lang):>8}   {t('status', lang)}"
+        lines = [header, "-" * (len(header) + 12)]
+        for row in rows:
+            detail = ""
+            if row.status == FAILED and len(row.parts) > 1:
+                marks = [f"{p.part} {'✓' if p.status == PASSED else '✗'}" for p in row.parts]
+                detail = "  (" + ", ".join(marks) + ")"
+            points = f"{row.points}/{row.max_points}"
+            lines.append(f"{row.exercise:<{width}}{points:>8}   {t(row.status, lang)}{detail}")
+        earned, possible = self.total
+        lines.append("-" * (len(header) + 12))
+        lines.append(f"{t('total', lang):<{width}}{f'{earned}/{possible}':>8}")
+        notes = {k: v for k, v in self.integrity.items() if v}
+        if notes:
+            lines.append("")
+            lines.append(t("integrity", lang) + ":")
+            for exercise_id, items in sorted(notes.items()):
+                for item in items:
+                    lines.append(f"  {exercise_id}: {item}")
+        return "\n".join(lines)
+
+    # -- persistence -------------------------------------------------------------------------
+    def to_dict(self) -> dict:
+        earned, possible = self.total
+        return {
+            "impl": self.impl,
+            "profile": self.profile,
+            "score": earned,
+            "max_score": possible,
+            "exercises": [
+                {
+                    **{k: v for k, v in asdict(row).items() if k != "parts"},
+                    "parts": [asdict(p) for p in row.parts],
+                }
+                for row in self.rows()
+            ],
+            "integrity": {k: sorted(v) for k, v in self.integrity.items() if v},
+        }
+
+    def write(self, path: Path) -> None:
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(path.suffix + ".tmp")
+        tmp.write_text(json.dumps(self.to_dict(), indent=2, ensure_ascii=False))
+        tmp.replace(path)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Gradebook:
+        book = cls(impl=data.get("impl", ""), profile=data.get("profile", ""))
+        for row in data.get("exercises", []):
+            for part in row["parts"]:
+                book.parts[f"{part['exercise']}::{part['part']}"] = PartResult(**part)
+        book.integrity = {k: list(v) for k, v in data.get("integrity", {}).items()}
+        return book

@@ -1,0 +1,230 @@
+"""A static scan of submitted source for ways around the graders' runtime guard.
+
+The runtime guard wraps the public ``torch.distributed`` entry points inside the workers.
+Code can reach the same machinery by other doors: the ``distributed_c10d`` module, methods of
+a ``ProcessGroup``, torch's C bindings, ``ctypes``, ``importlib`` or ``sys.modules`` tricks, or
+by reassigning attributes of torch. This module reads the source (it never imports it) and
+reports each such use with its line, attributed to the function it appears in.
+
+*Bypass* findings fail the exercises whose code (the function, the helpers it calls in the
+same file, or module-level code) contains them. *Review* findings are only reported, for the
+teacher's integrity review.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+BYPASS = "bypass"
+REVIEW = "review"
+
+_BANNED_MODULES = {
+    "ctypes": "loads native code (ctypes)",
+    "cffi": "loads native code (cffi)",
+    "importlib": "imports modules dynamically (importlib)",
+    "builtins": "touches Python's builtins",
+    "torch.distributed.distributed_c10d": "reaches torch.distributed's internals (distributed_c10d)",
+    "torch._C": "calls torch's C bindings directly",
+    "torch.distributed._functional_collectives": "uses functional collectives behind the guard",
+}
+_REVIEW_MODULES = {
+    "gc": "walks live objects (gc)",
+    "inspect": "inspects frames (inspect)",
+    "subprocess": "starts processes (subprocess)",
+    "socket": "opens sockets",
+    "multiprocessing": "starts processes (multiprocessing)",
+    "signal": "installs signal handlers",
+}
+_BANNED_ATTRS = {
+    "distributed_c10d": "reaches torch.distributed's internals (distributed_c10d)",
+    "_get_default_group": "reaches the default ProcessGroup object",
+    "_world": "reaches torch.distributed's global state",
+    "_C": "calls torch's C bindings directly",
+    "_functional_collectives": "uses functional collectives behind the guard",
+    "allreduce": "calls a ProcessGroup method (allreduce)",
+    "allgather": "calls a ProcessGroup method (allgather)",
+    "alltoall": "calls a ProcessGroup method (alltoall)",
+    "alltoall_base": "calls a ProcessGroup method (alltoall_base)",
+    "_allgather_base": "calls a ProcessGroup method (_allgather_base)",
+    "_reduce_scatter_base": "calls a ProcessGroup method (_reduce_scatter_base)",
+    "allreduce_coalesced": "calls a ProcessGroup method (allreduce_coalesced)",
+    "allgather_coalesced": "calls a ProcessGroup method (allgather_coalesced)",
+    "recv_anysource": "calls a ProcessGroup method (recv_anysource)",
+    "modules": None,  # only as sys.modules, handled below
+}
+_BANNED_CALLS = {
+    "__import__": "imports modules dynamically (__import__)",
+    "eval": "evaluates code (eval)",
+    "exec": "executes code (exec)",
+    "compile": "compiles code (compile)",
+}
+_REVIEW_CALLS = {"_exit": "ends the process (os._exit)", "_getframe": "inspects frames (sys._getframe)"}
+_TORCH_ROOTS = {"torch"}
+
+
+@dataclass(frozen=True)
+class Finding:
+    line: int
+    function: str  # "" for module level
+    severity: str
+    reason: str
+
+    def __str__(self) -> str:
+        where = f"in {self.function}" if self.function else "at module level"
+        return f"line {self.line} ({where}): {self.reason}"
+
+
+@dataclass(frozen=True)
+class ScanResult:
+    findings: tuple[Finding, ...]
+    calls: dict  # function -> names it references (for transitive attribution)
+    syntax_error: str = ""
+
+    def for_symbol(self, symbol: str, severity: str = BYPASS) -> list[Finding]:
+        """Findings that apply to ``symbol``: its own, its helpers', and module-level ones."""
+        reach = {name for name in self.calls if name == symbol or name.startswith(symbol + ".")} | {symbol}
+        frontier = list(reach)
+        while frontier:
+            name = frontier.pop()
+            for callee in self.calls.get(name, ()):
+                if callee in self.calls and callee not in reach:
+                    reach.add(callee)
+                    frontier.append(callee)
+        scope = reach | {""}
+        return [f for f in self.findings if f.severity == severity and f.function in scope]
+
+
+class _Scanner(ast.NodeVisitor):
+    def __init__(self) -> None:
+        self.findings: list[Finding] = []
+        self.calls: dict[str, set[str]] = {}
+        self.scope: list[str] = []
+        self.torch_aliases: set[str] = set(_TORCH_ROOTS)
+
+    @property
+    def function(self) -> str:
+        return ".".join(self.scope)
+
+    def flag(self, node: ast.AST, severity: str, reason: str) -> None:
+        self.findings.append(Finding(getattr(node, "lineno", 0), self.function, severity, reason))
+
+    # scopes
+    def _visit_scope(self, node, name: str) -> None:
+        self.scope.append(name)
+        self.calls.setdefault(self.function, set())
+        self.generic_visit(node)
+        self.scope.pop()
+
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> None:
+        self._visit_scope(node, node.name)
+
+    visit_AsyncFunctionDef = visit_FunctionDef
+
+    def visit_ClassDef(self, node: ast.ClassDef) -> None:
+        self._visit_scope(node, node.name)
+
+    # imports
+    def _check_module(self, node: ast.AST, module: str) -> None:
+        for banned, reason in _BANNED_MODULES.items():
+            if module == banned or module.startswith(banned + "."):
+                self.flag(node, BYPASS, reason)
+        root = module.split(".")[0]
+        if root in _REVIEW_MODULES:
+            self.flag(node, REVIEW, _REVIEW_MODULES[root])
+
+    def visit_Import(self, node: ast.Import) -> None:
+        for alias in node.names:
+            self._check_module(node, alias.name)
+            if alias.name.split(".")[0] == "torch":
+                self.torch_aliases.add(alias.asname or alias.name.split(".")[0])
+        self.generic_visit(node)
+
+    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
+        module = node.module or ""
+        self._check_module(node, module)
+        for alias in node.names:
+            self._check_module(node, f"{module}.{alias.name}")
+            if module.split(".")[0] == "torch":
+                self.torch_aliases.add(alias.asname or alias.name)
+        self.generic_visit(node)
+
+    # names and attributes
+    def visit_Name(self, node: ast.Name) -> None:
+        if self.scope:
+            self.calls.setdefault(self.function, set()).add(node.id)
+        if node.id in ("distributed_c10d", "__builtins__"):
+            self.flag(node, BYPASS, _BANNED_ATTRS.get(node.id, "touches Python's builtins"))
+        self.generic_visit(node)
+
+    def visit_Attribute(self, node: ast.Attribute) -> None:
+        if node.attr == "modules" and isinstance(node.value, ast.Name) and node.value.id == "sys":
+            self.flag(node, BYPASS, "edits the module table (sys.modules)")
+        elif _BANNED_ATTRS.get(node.attr):
+            self.flag(node, BYPASS, _BANNED_ATTRS[node.attr])
+        elif node.attr == "__dict__" and self._rooted_in_torch(node.value):
+            self.flag(node, BYPASS, "edits torch's namespace through __dict__")
+        self.generic_visit(node)
+
+    def visit_Call(self, node: ast.Call) -> None:
+        func = node.func
+        name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+        if name in _BANNED_CALLS and isinstance(func, ast.Name):
+            self.flag(node, BYPASS, _BANNED_CALLS[name])
+        if name in _REVIEW_CALLS:
+            self.flag(node, REVIEW, _REVIEW_CALLS[name])
+        if name in ("setattr", "delattr") and node.args and self._rooted_in_torch(node.args[0]):
+            self.flag(node, BYPASS, f"changes torch with {name}()")
+        self.generic_visit(node)
+
+    def _check_target(self, target: ast.AST) -> None:
+        if isinstance(target, ast.Attribute) and self._rooted_in_torch(target.value):
+            self.flag(target, BYPASS, f"reassigns {ast.unparse(target)}, an attribute of torch")
+        elif isinstance(target, ast.Tuple | ast.List):
+            for element in target.elts:
+                self._check_target(element)
+
+    def visit_Assign(self, node: ast.Assign) -> None:
+        for target in node.targets:
+            self._check_target(target)
+        self.generic_visit(node)
+
+    def visit_AugAssign(self, node: ast.AugAssign) -> None:
+        self._check_target(node.target)
+        self.generic_visit(node)
+
+    def visit_Delete(self, node: ast.Delete) -> None:
+        for target in node.targets:
+            self._check_target(target)
+        self.generic_visit(node)
+
+    def _rooted_in_torch(self, node: ast.AST) -> bool:
+        while isinstance(node, ast.Attribute):
+            node = node.value
+        return isinstance(node, ast.Name) and node.id in self.torch_aliases
+
+
+def scan_source(source: str) -> ScanResult:
+    try:
+        tree = ast.parse(source)
+    except SyntaxError as exc:
+        return ScanResult((), {}, f"line {exc.lineno}: {exc.msg}")
+    scanner = _Scanner()
+    scanner.visit(tree)
+    return ScanResult(tuple(scanner.findings), {k: frozenset(v) for k, v in scanner.calls.items()})
+
+
+@lru_cache(maxsize=256)
+def _scan_cached(path: str, mtime_ns: int, size: int) -> ScanResult:
+    return scan_source(Path(path).read_text(encoding="utf-8", errors="replace"))
+
+
+def scan_file(path: Path) -> ScanResult | None:
+    """Scan ``path`` (cached by modification time); ``None`` if the file does not exist."""
+    try:
+        stat = path.stat()
+    except OSError:
+        return None
+    return _scan_cached(str(path), stat.st_mtime_ns, stat.st_size)

@@ -1,0 +1,130 @@
+"""Generate the student stubs in ``exercises/`` from the reference code in ``solutions/``.
+
+The solution files are the single source of truth. Code between ``### BEGIN SOLUTION`` and
+``### END SOLUTION`` is the answer:
+
+* inside a function body it becomes ``raise NotImplementedError("[dtlab TODO] ...")`` naming
+  the function, so the graders can report the exercise as *not started*;
+* at module level (helpers that belong to the answer) it is removed.
+
+Everything else (imports, signatures, docstrings, given helpers) is kept verbatim.
+"""
+
+from __future__ import annotations
+
+import ast
+import difflib
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from graders.errors import TODO_MARKER
+
+BEGIN = "### BEGIN SOLUTION"
+END = "### END SOLUTION"
+HEADER = (
+    "# Generated from solutions/{chapter}/{name} by `dtlab stubs`: fill in the TODOs, keep the signatures.\n"
+)
+
+
+class StubError(ValueError):
+    pass
+
+
+def _enclosing_functions(tree: ast.AST) -> list[tuple[int, int, str]]:
+    """(first line, last line, qualified name) of every function, innermost last."""
+    spans: list[tuple[int, int, str]] = []
+
+    def visit(node: ast.AST, prefix: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef):
+                name = prefix + child.name
+                spans.append((child.lineno, child.end_lineno or child.lineno, name))
+                visit(child, name + ".")
+            elif isinstance(child, ast.ClassDef):
+                visit(child, prefix + child.name + ".")
+            else:
+                visit(child, prefix)
+
+    visit(tree, "")
+    return spans
+
+
+def generate_stub(source: str, chapter: str, name: str) -> str:
+    """The stub text for one solution file."""
+    tree = ast.parse(source)
+    functions = _enclosing_functions(tree)
+    lines = source.splitlines(keepends=True)
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if line.strip() != BEGIN:
+            if line.strip() == END:
+                raise StubError(f"{name}:{i + 1}: {END} without {BEGIN}")
+            out.append(line)
+            i += 1
+            continue
+        start = i
+        while i < len(lines) and lines[i].strip() != END:
+            i += 1
+        if i == len(lines):
+            raise StubError(f"{name}:{start + 1}: {BEGIN} is never closed")
+        i += 1  # skip END
+        indent = line[: len(line) - len(line.lstrip())]
+        if indent:
+            owners = [f for f in functions if f[0] <= start + 1 <= f[1]]
+            if not owners:
+                raise StubError(f"{name}:{start + 1}: an indented solution block must sit inside a function")
+            qualname = owners[-1][2]
+            out.append(
+                f'{indent}raise NotImplementedError("{TODO_MARKER} {chapter}/{name}: implement {qualname}")\n'
+            )
+    text = "".join(out)
+    text = re.sub(r"\n{4,}", "\n\n\n", text).rstrip("\n") + "\n"
+    return HEADER.format(chapter=chapter, name=name) + text
+
+
+@dataclass
+class StubDrift:
+    path: Path
+    diff: str
+
+
+def sync(kit_root: Path, check: bool = False) -> list[StubDrift]:
+    """Regenerate every stub (or, with ``check``, only report the ones that differ)."""
+    drifts: list[StubDrift] = []
+    for solution in sorted((kit_root / "solutions").glob("ch*/*.py")):
+        chapter = solution.parent.name
+        stub_path = kit_root / "exercises" / chapter / solution.name
+        wanted = generate_stub(solution.read_text(), chapter, solution.name)
+        current = stub_path.read_text() if stub_path.exists() else ""
+        if current == wanted:
+            continue
+        diff = "".join(
+            difflib.unified_diff(
+                current.splitlines(keepends=True),
+                wanted.splitlines(keepends=True),
+                str(stub_path.relative_to(kit_root)),
+                "generated",
+            )
+        )
+        drifts.append(StubDrift(stub_path, diff))
+        if not check:
+            stub_path.parent.mkdir(parents=True, exist_ok=True)
+            stub_path.write_text(wanted)
+    return drifts
+
+
+def solution_lines(source: str) -> list[str]:
+    """The non-blank lines between the markers: what must never appear in a student release."""
+    inside = False
+    found = []
+    for line in source.splitlines():
+        if line.strip() == BEGIN:
+            inside = True
+        elif line.strip() == END:
+            inside = False
+        elif inside and line.strip():
+            found.append(line.strip())
+    return found

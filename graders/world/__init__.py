@@ -1,0 +1,1 @@
+"""The persistent multi-process worker world."""

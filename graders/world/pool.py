@@ -1,0 +1,194 @@
+"""Driver side: the pool of persistent worlds, one per world size, and ``run`` for graders.
+
+``WorldPool.run(task, impl, case)`` sends a grader task to every rank of the world of
+``case.world_size`` ranks, waits for the replies under a deadline and returns a
+:class:`RunResult`. Anything that breaks the world (a hang, a crash, an exception that left
+peers waiting, messages left in flight) kills it; a fresh world boots in the background for
+the next task, so one bad example never leaks into the next.
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass, field
+
+from graders.comm.trace import Event, Traces, parse
+from graders.errors import (
+    BannedCall,
+    NotStarted,
+    RankCrash,
+    RankErrorWithStuckPeers,
+    StudentError,
+    TaskHang,
+)
+from graders.world import reports
+from graders.world.process_world import Collected, ProcessWorld
+from graders.world.task import TaskSpec, spec_of
+from graders.world.zygote import Zygote
+
+DEFAULT_DEADLINE = float(os.environ.get("DTLAB_DEADLINE", "10"))
+ERROR_GRACE = 1.0
+
+
+@dataclass
+class RunResult:
+    """Plain data that came back from every rank of one task."""
+
+    values: list  # what the task returned, per global rank
+    traces: Traces
+    stdout: list[str]
+    tampered: dict[int, list[str]] = field(default_factory=dict)
+    seconds: float = 0.0
+
+    def __getitem__(self, rank: int):
+        return self.values[rank]
+
+
+class WorldPool:
+    def __init__(
+        self, *, deadline: float = DEFAULT_DEADLINE, pg_timeout: float = 30.0, zygote: Zygote | None = None
+    ):
+        self.deadline = deadline
+        self.pg_timeout = pg_timeout
+        self.base_dir = zygote.base_dir if zygote else tempfile.mkdtemp(prefix="dtlab-worlds-")
+        self.zygote = zygote or Zygote(self.base_dir)
+        self.worlds: dict[int, ProcessWorld] = {}
+        self.restarts = 0
+        atexit.register(self.close)
+
+    # -- worlds ------------------------------------------------------------------------------
+    def world(self, size: int) -> ProcessWorld:
+        """The live world of ``size`` ranks, started on first use."""
+        world = self.worlds.get(size)
+        if world is None:
+            world = self._boot(size)
+        world.wait_ready()
+        return world
+
+    def warm_up(self) -> None:
+        """Start the fork server now (it imports torch, about 3 s) without waiting for it."""
+        self.zygote.start()
+
+    def prestart(self, *sizes: int) -> None:
+        """Boot worlds in the background so that their first task does not wait."""
+        for size in sizes:
+            if size not in self.worlds:
+                self._boot(size)
+
+    def _boot(self, size: int) -> ProcessWorld:
+        world = ProcessWorld(size, self.zygote, self.base_dir, pg_timeout=self.pg_timeout)
+        world.start()
+        self.worlds[size] = world
+        return world
+
+    def restart(self, size: int) -> None:
+        """Kill the world of ``size`` ranks and boot its replacement in the background."""
+        world = self.worlds.pop(size, None)
+        if world is not None:
+            world.kill()
+        self.restarts += 1
+        self._boot(size)
+
+    def close(self) -> None:
+        for world in self.worlds.values():
+            world.close()
+        self.worlds.clear()
+        self.zygote.close()
+        shutil.rmtree(self.base_dir, ignore_errors=True)
+
+    # -- tasks -------------------------------------------------------------------------------
+    def run(self, task, impl, case, *, deadline: float | None = None, seed: int = 0) -> RunResult:
+        """Run grader ``task`` on every rank for ``case`` against implementation ``impl``."""
+        spec = spec_of(task)
+        chapter = spec.exercise.split(".")[0]
+        location = impl.location(chapter)
+        size = case.world_size
+        deadline = self.deadline if deadline is None else deadline
+        world = self.world(size)
+        world.send({"task": spec.ref, "case": case, "location": location, "seed": seed})
+        collected = world.collect(deadline, ERROR_GRACE)
+        return self._interpret(world, collected, spec, location[1], deadline, case)
+
+    def _interpret(
+        self,
+        world: ProcessWorld,
+        collected: Collected,
+        spec: TaskSpec,
+        student_dir: str,
+        deadline: float,
+        case,
+    ) -> RunResult:
+        example = f"\nexample: {case!r}"
+        members = getattr(case, "ranks", None)
+        if collected.crashed:
+            report = reports.crash_report(world, collected, student_dir, spec.exercise, members)
+            self.restart(world.size)
+            raise RankCrash(report + example)
+        replies = collected.replies
+        todo = [r for r in replies if r is not None and ("todo" in r or "missing" in r)]
+        if collected.pending:
+            if todo:
+                self.restart(world.size)
+                raise NotStarted(spec.exercise, _todo_detail(todo[0]))
+            if collected.timed_out:
+                report = reports.hang_report(world, collected, student_dir, deadline, spec.exercise, members)
+                self.restart(world.size)
+                raise TaskHang(report + example)
+            report = reports.stuck_after_error_report(world, collected, student_dir, spec.exercise, members)
+            self.restart(world.size)
+            raise RankErrorWithStuckPeers(report + example)
+
+        traces = Traces([parse(r.get("trace", [])) for r in replies])
+        if traces.unmatched() or any("dirty" in r for r in replies):
+            self.restart(world.size)
+        if todo:
+            raise NotStarted(spec.exercise, _todo_detail(todo[0]))
+        _raise_for_banned(traces, spec)
+        _raise_for_errors(replies, spec)
+        return RunResult(
+            values=[r.get("value") for r in replies],
+            traces=traces,
+            stdout=[r.get("stdout", "") for r in replies],
+            tampered={rank: r["tampered"] for rank, r in enumerate(replies) if r.get("tampered")},
+            seconds=collected.elapsed,
+        )
+
+
+def _todo_detail(reply: dict) -> str:
+    if "missing" in reply:
+        return f"{reply['missing']} is missing"
+    return ""
+
+
+def _raise_for_banned(traces: Traces, spec: TaskSpec) -> None:
+    hits = traces.banned()
+    if not hits:
+        return
+    rank, event = hits[0]
+    name = event.op.split(":", 1)[1]
+    where = f" at {event.site}" if event.site else ""
+    raise BannedCall(
+        f"rank {rank} called torch.distributed.{name}{where}, which is banned in {spec.exercise}.",
+        hint="this exercise is about building that collective yourself from send/recv (isend/irecv).",
+    )
+
+
+def _raise_for_errors(replies: list[dict], spec: TaskSpec) -> None:
+    failed = [(rank, r["error"]) for rank, r in enumerate(replies) if "error" in r]
+    if not failed:
+        return
+    rank, err = failed[0]
+    ranks = ", ".join(str(r) for r, _ in failed)
+    lines = [f"rank {ranks} raised {err['type']}: {err['message']}"]
+    if err.get("traceback"):
+        lines.append(err["traceback"])
+    printed = replies[rank].get("stdout", "").strip()
+    if printed:
+        lines.append("printed (last lines):\n" + "\n".join(printed.splitlines()[-5:]))
+    raise StudentError(f"{spec.exercise}: " + "\n".join(lines))
+
+
+__all__ = ["WorldPool", "RunResult", "Event"]

@@ -1,0 +1,25 @@
+"""A generic task for testing the worker world itself (``tests/test_world.py``).
+
+It calls ``fixtures/probes/probe.py:<case.fn>(rank, world_size)`` on every rank, under the
+recorder, with the chapter-2 ban on built-in collectives.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from graders.comm.recorder import COLLECTIVES
+from graders.values import plain
+from graders.world.task import task
+
+
+@dataclass(frozen=True)
+class ProbeCase:
+    world_size: int
+    fn: str
+
+
+@task(exercise="probe.call", module="probe", banned=frozenset(COLLECTIVES))
+def call(ctx, case):
+    with ctx.student_code() as probe:
+        return plain(getattr(probe, case.fn)(ctx.rank, ctx.world_size))

@@ -1,0 +1,193 @@
+"""Driver side: one persistent world of N worker processes joined in a gloo process group.
+
+A :class:`ProcessWorld` forks its ranks from the :class:`Zygote` (a fork server that has
+already imported torch) into a process group of their own, hosts their rendezvous store on a
+loopback port chosen by the kernel, and talks to each rank over a private socket pair. It
+sends task messages and collects the raw replies with a deadline; interpreting them is the job
+of :mod:`graders.world.pool`.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import shutil
+import signal
+import tempfile
+import time
+from dataclasses import dataclass, field
+from datetime import timedelta
+from multiprocessing.connection import Connection, wait
+
+from graders.errors import WorldStartError
+from graders.world import wire
+from graders.world.zygote import Zygote, tail_file
+
+
+@dataclass
+class Collected:
+    """What came back from one task: replies per rank, and what went wrong with the others."""
+
+    replies: list[dict | None]
+    crashed: dict[int, str] = field(default_factory=dict)  # rank -> why its channel closed
+    pending: set[int] = field(default_factory=set)  # ranks that never answered
+    timed_out: bool = False
+    elapsed: float = 0.0
+
+
+class ProcessWorld:
+    def __init__(self, size: int, zygote_handle: Zygote, base_dir: str, *, pg_timeout: float = 30.0) -> None:
+        self.size = size
+        self.zygote = zygote_handle
+        self.base_dir = base_dir
+        self.pg_timeout = pg_timeout
+        self.pids: list[int] = []
+        self.pgid = 0
+        self.conns: list[Connection] = []
+        self.dir = ""
+        self.ready = False
+        self.store = None
+
+    # -- lifecycle ---------------------------------------------------------------------------
+    def start(self) -> None:
+        """Fork the ranks without waiting for them to join (they rendezvous meanwhile)."""
+        from torch.distributed import TCPStore
+
+        self.dir = tempfile.mkdtemp(prefix=f"world{self.size}-", dir=self.base_dir)
+        self.store = TCPStore(
+            "127.0.0.1",
+            0,
+            world_size=None,
+            is_master=True,
+            wait_for_workers=False,
+            timeout=timedelta(seconds=60),
+        )
+        for pid, pgid, conn in self.zygote.spawn(self.size, self.dir, self.store.port, self.pg_timeout):
+            self.pids.append(pid)
+            self.pgid = pgid
+            self.conns.append(conn)
+
+    def wait_ready(self, timeout: float = 120.0) -> None:
+        if self.ready:
+            return
+        pending = set(range(self.size))
+        deadline = time.monotonic() + timeout
+        while pending:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                break
+            for conn in wait([self.conns[r] for r in pending], remaining):
+                rank = self.conns.index(conn)
+                try:
+                    wire.decode(conn.recv_bytes())
+                except (EOFError, OSError, wire.WireError):
+                    message = self._start_failure(rank)
+                    self.kill()
+                    raise WorldStartError(message) from None
+                pending.discard(rank)
+        if pending:
+            self.kill()
+            raise WorldStartError(f"world of {self.size} did not start within {timeout:.0f} s")
+        self.ready = True
+
+    def _start_failure(self, rank: int) -> str:
+        log = self.read_file(f"log-{rank}", tail=3000)
+        return f"rank {rank} of a world of {self.size} failed to start:\n{log}"
+
+    def kill(self) -> None:
+        """SIGKILL every rank (and anything they forked), then remove the world's files."""
+        if self.pgid:
+            try:
+                os.killpg(self.pgid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+        for conn in self.conns:
+            conn.close()
+        self.pids, self.pgid, self.conns, self.ready, self.store = [], 0, [], False, None
+        if self.dir:
+            shutil.rmtree(self.dir, ignore_errors=True)
+            self.dir = ""
+
+    def close(self) -> None:
+        """Ask the ranks to exit, then make sure they are gone."""
+        for conn in self.conns:
+            try:
+                conn.send_bytes(pickle.dumps({"op": "exit"}))
+            except OSError:
+                pass
+        if self.pids:
+            self.zygote.exit_statuses(self.pids, wait_s=2.0)
+        self.kill()
+
+    # -- tasks -------------------------------------------------------------------------------
+    def send(self, message: dict) -> None:
+        payload = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
+        for conn in self.conns:
+            conn.send_bytes(payload)
+
+    def collect(self, deadline: float, grace: float) -> Collected:
+        """Wait for every rank's reply until ``deadline`` (seconds from now).
+
+        Once one rank has failed (an exception or a closed channel), the others get only
+        ``grace`` seconds more: if they have not answered by then they are stuck waiting for it.
+        """
+        started = time.monotonic()
+        end = started + deadline
+        replies: list[dict | None] = [None] * self.size
+        crashed: dict[int, str] = {}
+        pending = set(range(self.size))
+        failed_at: float | None = None
+        while pending:
+            now = time.monotonic()
+            limit = end if failed_at is None else min(end, failed_at + grace)
+            if now >= limit:
+                break
+            for conn in wait([self.conns[r] for r in pending], limit - now):
+                rank = self.conns.index(conn)
+                pending.discard(rank)
+                try:
+                    reply = wire.decode(conn.recv_bytes())
+                    if not isinstance(reply, dict):
+                        raise wire.WireError("reply is not a dict")
+                except (EOFError, OSError):
+                    crashed[rank] = "closed"
+                except wire.WireError as exc:
+                    crashed[rank] = f"sent a corrupt reply ({exc})"
+                else:
+                    replies[rank] = reply
+                    if not ("error" in reply or "todo" in reply or "missing" in reply):
+                        continue
+                if failed_at is None:
+                    failed_at = time.monotonic()
+        timed_out = bool(pending) and failed_at is None
+        return Collected(replies, crashed, pending, timed_out, time.monotonic() - started)
+
+    # -- post-mortem helpers -----------------------------------------------------------------
+    def read_file(self, name: str, tail: int = 4000) -> str:
+        return tail_file(os.path.join(self.dir, name), tail)
+
+    def status(self, rank: int) -> str:
+        return self.read_file(f"status-{rank}", tail=1024).strip()
+
+    def dump_stacks(self, ranks: set[int], settle: float = 0.3) -> dict[int, str]:
+        """Ask the given ranks to write their Python stacks (SIGUSR1 → faulthandler)."""
+        for rank in ranks:
+            try:
+                os.kill(self.pids[rank], signal.SIGUSR1)
+            except (ProcessLookupError, IndexError):
+                pass
+        time.sleep(settle)
+        return {rank: self.read_file(f"stack-{rank}", tail=6000) for rank in ranks}
+
+    def exit_reason(self, rank: int, wait_s: float = 2.0) -> str:
+        status = self.zygote.exit_statuses([self.pids[rank]], wait_s).get(self.pids[rank])
+        if status is None:
+            return "stopped answering"
+        if os.WIFSIGNALED(status):
+            sig = os.WTERMSIG(status)
+            try:
+                name = signal.Signals(sig).name
+            except ValueError:
+                name = f"signal {sig}"
+            return f"killed by {name}"
+        return f"exited with code {os.waitstatus_to_exitcode(status)}"

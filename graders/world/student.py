@@ -1,0 +1,170 @@
+"""Worker side: import the graded implementation fresh for every task, and undo its side effects.
+
+The graded code is loaded as the package ``dtlab_impl.<chapter>`` whose ``__path__`` is the
+chapter folder of the implementation, so relative imports between a chapter's files work and
+nothing is imported from ``exercises`` or ``solutions`` by name.
+"""
+
+from __future__ import annotations
+
+import builtins
+import importlib
+import importlib.machinery
+import os
+import random
+import sys
+import types
+from dataclasses import dataclass
+
+import numpy
+import torch
+
+PACKAGE = "dtlab_impl"
+
+
+@dataclass(frozen=True)
+class ImplLocation:
+    """Where the graded chapter's files are: ``chapter_dir/<module>.py``."""
+
+    chapter: str
+    chapter_dir: str
+
+
+class MissingModule(Exception):
+    def __init__(self, filename: str) -> None:
+        self.filename = filename
+        super().__init__(f"{filename} is missing from the graded implementation")
+
+
+class _CachedSourceLoader(importlib.machinery.SourceFileLoader):
+    """Compiles each student file once per content (path, mtime, size), keeps the code in memory.
+
+    Every task re-executes the module from scratch; only the compilation is shared.
+    """
+
+    _codes: dict[tuple[str, int, int], types.CodeType] = {}
+
+    def get_code(self, fullname):
+        path = self.get_filename(fullname)
+        stat = os.stat(path)
+        key = (path, stat.st_mtime_ns, stat.st_size)
+        code = self._codes.get(key)
+        if code is None:
+            code = compile(self.get_data(path), path, "exec", dont_inherit=True)
+            self._codes[key] = code
+        return code
+
+
+_baseline_modules: set[str] = set()
+
+
+def purge_student_modules() -> None:
+    """Forget every module of the graded implementation, so the next task imports it afresh."""
+    for name in set(sys.modules).difference(_baseline_modules):
+        if name == PACKAGE or name.startswith(PACKAGE + "."):
+            del sys.modules[name]
+    _baseline_modules.clear()
+    _baseline_modules.update(sys.modules)
+
+
+def import_student_module(location: ImplLocation, module: str) -> types.ModuleType:
+    """Import ``module`` (a file stem such as ``collectives``) of the graded chapter, fresh."""
+    filename = os.path.join(location.chapter_dir, module + ".py")
+    if not os.path.isfile(filename):
+        raise MissingModule(module + ".py")
+    chapter_pkg = f"{PACKAGE}.{location.chapter}"
+    if chapter_pkg not in sys.modules:
+        if location.chapter_dir not in sys.path_importer_cache:
+            sys.path_importer_cache[location.chapter_dir] = importlib.machinery.FileFinder(
+                location.chapter_dir, (_CachedSourceLoader, [".py"])
+            )
+        root = types.ModuleType(PACKAGE)
+        root.__path__ = []
+        sys.modules[PACKAGE] = root
+        pkg = types.ModuleType(chapter_pkg)
+        pkg.__path__ = [location.chapter_dir]
+        pkg.__package__ = chapter_pkg
+        sys.modules[chapter_pkg] = pkg
+        root.__dict__[location.chapter] = pkg
+    name = f"{chapter_pkg}.{module}"
+    return sys.modules.get(name) or importlib.import_module(name)
+
+
+class StateGuard:
+    """Snapshot of module attributes that student code might monkeypatch, restored after each task.
+
+    Restoring keeps one test's tampering from leaking into the next; the names that had to be
+    restored are reported, so the driver can flag them in the integrity report.
+    """
+
+    def __init__(self, extra_modules: tuple[types.ModuleType, ...] = ()) -> None:
+        import torch.distributed
+        import torch.nn
+        import torch.nn.functional
+        import torch.testing
+
+        self.targets: list[tuple[str, object]] = [
+            ("torch", torch),
+            ("torch.distributed", torch.distributed),
+            ("torch.nn", torch.nn),
+            ("torch.nn.functional", torch.nn.functional),
+            ("torch.testing", torch.testing),
+            ("torch.Tensor", torch.Tensor),
+            ("builtins", builtins),
+        ]
+        for module in extra_modules:  # the kit's own modules, and the classes they define
+            self.targets.append((module.__name__, module))
+            self.targets += [
+                (f"{module.__name__}.{name}", obj)
+                for name, obj in vars(module).items()
+                if isinstance(obj, type) and obj.__module__ == module.__name__
+            ]
+        self.snapshots = {label: dict(vars(obj)) for label, obj in self.targets}
+        self.cwd = os.getcwd()
+        self.environ = dict(os.environ)
+
+    def restore(self) -> list[str]:
+        tampered: list[str] = []
+        for label, obj in self.targets:
+            before = self.snapshots[label]
+            now = vars(obj)
+            if now == before:
+                continue
+            for key in [k for k in now if k not in before]:
+                if isinstance(now[key], types.ModuleType):
+                    before[key] = now[key]  # a submodule imported lazily: legitimate
+                    continue
+                tampered.append(f"{label}.{key}")
+                _delete(obj, key)
+            for key, value in before.items():
+                if now.get(key, _MISSING) is not value:
+                    tampered.append(f"{label}.{key}")
+                    setattr(obj, key, value)
+        if os.getcwd() != self.cwd:
+            os.chdir(self.cwd)
+        if os.environ != self.environ:
+            os.environ.clear()
+            os.environ.update(self.environ)
+        return tampered
+
+
+_MISSING = object()
+
+
+def _delete(obj: object, key: str) -> None:
+    try:
+        delattr(obj, key)
+    except (AttributeError, TypeError):
+        pass
+
+
+def reset_numerics(seed: int) -> None:
+    """Seeds, default dtype, autograd mode and threads, as at the start of every task."""
+    random.seed(seed)
+    torch.default_generator.manual_seed(seed)
+    numpy.random.seed(seed % 2**32)
+    torch.set_default_dtype(torch.float32)
+    torch.set_grad_enabled(True)
+    torch.autograd.set_detect_anomaly(False)
+    if torch.get_num_threads() != 1:
+        torch.set_num_threads(1)

@@ -1,0 +1,100 @@
+"""Grader tasks: functions that run inside worker processes, referenced by name from the driver.
+
+A task is a plain function ``fn(ctx, case) -> plain data`` decorated with :func:`task`. The
+driver sends only its dotted name and the case; the worker imports the task's module (kit
+code), builds a :class:`TaskContext`, and runs it. Student code is reached only through
+``ctx.student_code()``, inside which the recorder traces and guards ``torch.distributed``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any
+
+import torch.distributed as dist
+
+
+@dataclass(frozen=True)
+class TaskSpec:
+    exercise: str
+    module: str
+    banned: frozenset[str] = field(default_factory=frozenset)
+    ref: str = ""
+
+
+def task(*, exercise: str, module: str, banned: frozenset[str] | tuple[str, ...] = ()):
+    """Declare a worker task for ``exercise`` that grades ``module`` (a file stem)."""
+
+    def decorate(fn: Callable[..., Any]) -> Callable[..., Any]:
+        fn.dtlab_task = TaskSpec(exercise, module, frozenset(banned), f"{fn.__module__}:{fn.__qualname__}")
+        return fn
+
+    return decorate
+
+
+def spec_of(fn: Callable[..., Any]) -> TaskSpec:
+    spec = getattr(fn, "dtlab_task", None)
+    if spec is None:
+        raise TypeError(f"{fn!r} is not a grader task (decorate it with @task)")
+    return spec
+
+
+def resolve(ref: str) -> Callable[..., Any]:
+    module_name, _, qualname = ref.partition(":")
+    obj: Any = importlib.import_module(module_name)
+    for part in qualname.split("."):
+        obj = getattr(obj, part)
+    return obj
+
+
+class TaskContext:
+    """What a task sees of its worker: rank, groups, the student module, the recorder."""
+
+    def __init__(self, worker, spec: TaskSpec, location) -> None:
+        self._worker = worker
+        self.spec = spec
+        self.location = location
+        self.rank: int = worker.rank
+        self.world_size: int = worker.world_size
+
+    def group(self, ranks: tuple[int, ...] | None):
+        """The process group over ``ranks`` (``None``: the whole world). Call on every rank."""
+        return self._worker.group(ranks)
+
+    def in_group(self, ranks: tuple[int, ...] | None) -> bool:
+        return ranks is None or self.rank in ranks
+
+    def group_rank(self, ranks: tuple[int, ...] | None) -> int:
+        return self.rank if ranks is None else ranks.index(self.rank)
+
+    @contextlib.contextmanager
+    def student_code(self, module: str | None = None) -> Iterator[ModuleType]:
+        """Import a graded module (default: the task's) and record/guard everything done inside.
+
+        The module is imported fresh once per task; later blocks in the same task reuse it.
+        """
+        from graders.world.student import import_student_module
+
+        recorder = self._worker.recorder
+        recorder.begin(self.spec.exercise, self.spec.banned, self.location.chapter_dir)
+        try:
+            yield import_student_module(self.location, module or self.spec.module)
+        finally:
+            recorder.end()
+
+    def mark(self, label: str) -> None:
+        self._worker.recorder.mark(label)
+
+    def barrier(self, ranks: tuple[int, ...] | None = None) -> None:
+        """A barrier for the kit's own synchronisation (not recorded, never banned)."""
+        from graders.comm.recorder import REAL
+
+        REAL["barrier"](group=self.group(ranks))
+
+    @property
+    def dist(self):
+        return dist

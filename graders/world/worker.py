@@ -1,0 +1,251 @@
+"""The worker process: one rank of a persistent gloo world.
+
+Started by :mod:`graders.world.pool` as ``python -m graders.world.worker``. It joins the
+process group once, then serves tasks until its connection closes. Messages from the driver
+are trusted (pickled); every message back is encoded with :mod:`graders.world.wire`.
+"""
+
+from __future__ import annotations
+
+import faulthandler
+import io
+import os
+import pickle
+import signal
+import sys
+import time
+import traceback
+from dataclasses import dataclass
+from datetime import timedelta
+from multiprocessing.connection import Connection
+
+STDOUT_TAIL = 4000
+LOG_LIMIT = 16000
+
+
+class TailBuffer(io.TextIOBase):
+    """Stands in for sys.stdout/sys.stderr: keeps only the last few KB a task printed."""
+
+    def __init__(self, limit: int = STDOUT_TAIL, echo=None) -> None:
+        self.limit = limit
+        self.echo = echo
+        self.parts: list[str] = []
+        self.size = 0
+        self.total = 0
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        text = str(text)
+        self.parts.append(text)
+        self.size += len(text)
+        if self.total < LOG_LIMIT and self.echo is not None:
+            # Echo the start of the output to the rank's log: a hang report can show it.
+            self.echo.write(text[: LOG_LIMIT - self.total])
+            self.echo.flush()
+        self.total += len(text)
+        if self.size > 4 * self.limit:
+            self._compact()
+        return len(text)
+
+    def _compact(self) -> None:
+        joined = "".join(self.parts)[-self.limit :]
+        self.parts, self.size = [joined], len(joined)
+
+    def take(self) -> str:
+        self._compact()
+        text = self.parts[0] if self.parts else ""
+        if self.total > len(text):
+            text = f"[... {self.total - len(text)} characters cut ...]\n" + text
+        self.parts, self.size, self.total = [], 0, 0
+        return text
+
+
+@dataclass(frozen=True)
+class WorkerArgs:
+    rank: int
+    world_size: int
+    store_port: int
+    conn_fd: int
+    dir: str
+    pg_timeout: float
+
+
+def preload() -> None:
+    """Import what every rank needs, once, in the fork server (never initialises a process group)."""
+    import torch
+    import torch.distributed  # noqa: F401
+
+    torch.set_num_threads(1)
+    import graders.comm.recorder  # noqa: F401
+    import graders.comm.trace  # noqa: F401
+    import graders.world.student  # noqa: F401
+    import graders.world.task  # noqa: F401
+    import graders.world.wire  # noqa: F401
+
+
+def die_with_parent() -> None:
+    """Ask Linux to SIGKILL this worker when the driver dies, so no rank is ever orphaned."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        pr_set_pdeathsig = 1
+        libc.prctl(pr_set_pdeathsig, signal.SIGKILL)
+    except (OSError, AttributeError):  # pragma: no cover - not Linux
+        pass
+
+
+class Worker:
+    def __init__(self, args: WorkerArgs) -> None:
+        self.rank = args.rank
+        self.world_size = args.world_size
+        self.dir = args.dir
+        self.conn = Connection(args.conn_fd)
+        self.status_fd = os.open(os.path.join(self.dir, f"status-{self.rank}"), os.O_RDWR | os.O_CREAT)
+        self.stack_file = open(os.path.join(self.dir, f"stack-{self.rank}"), "w+")  # noqa: SIM115
+        faulthandler.enable(file=self.stack_file, all_threads=True)
+        faulthandler.register(signal.SIGUSR1, file=self.stack_file, all_threads=True, chain=False)
+        self.groups: dict[tuple[int, ...], object] = {}
+        self.stdout = TailBuffer(echo=sys.__stdout__)
+        self.stderr = TailBuffer(echo=sys.__stdout__)
+        self._join(args)
+
+    def _join(self, args: WorkerArgs) -> None:
+        import torch
+        import torch.distributed as dist
+
+        torch.set_num_threads(1)
+        from graders.comm.recorder import Recorder
+
+        self.recorder = Recorder(self.status_fd)
+        self.recorder.install()
+        store = dist.TCPStore("127.0.0.1", args.store_port, is_master=False, timeout=timedelta(seconds=60))
+        dist.init_process_group(
+            "gloo",
+            store=store,
+            rank=self.rank,
+            world_size=self.world_size,
+            timeout=timedelta(seconds=args.pg_timeout),
+        )
+        import graders.comm.recorder
+        import graders.values
+        import graders.world.student
+        import graders.world.task
+        import graders.world.wire
+
+        kit_modules = (
+            graders.world.task,
+            graders.comm.recorder,
+            graders.world.student,
+            graders.world.wire,
+            graders.values,
+            sys.modules[__name__],
+        )
+        self.state_guard = graders.world.student.StateGuard(extra_modules=kit_modules)
+
+    def group(self, ranks: tuple[int, ...] | None):
+        import torch.distributed as dist
+
+        if ranks is None or tuple(ranks) == tuple(range(self.world_size)):
+            return None if ranks is None else dist.group.WORLD
+        key = tuple(ranks)
+        if key not in self.groups:
+            self.groups[key] = dist.new_group(list(key))
+        return self.groups[key]
+
+    def serve(self) -> None:
+        from graders.world import wire
+
+        self.conn.send_bytes(wire.encode({"ready": self.rank, "pid": os.getpid()}))
+        while True:
+            try:
+                raw = self.conn.recv_bytes()
+            except (EOFError, OSError):
+                return
+            message = pickle.loads(raw)
+            if message.get("op") == "exit":
+                return
+            reply = self.run_task(message)
+            try:
+                payload = wire.encode(reply)
+            except TypeError as exc:
+                payload = wire.encode(
+                    {
+                        "error": {
+                            "type": "TypeError",
+                            "message": f"the task returned something that cannot be sent back: {exc}",
+                            "traceback": "",
+                            "kind": "kit",
+                        },
+                        "trace": [],
+                    }
+                )
+            self.conn.send_bytes(payload)
+
+    def run_task(self, message: dict) -> dict:
+        import torch.distributed as dist
+
+        from graders.errors import TODO_MARKER, BannedCallError
+        from graders.world.student import ImplLocation, MissingModule, purge_student_modules, reset_numerics
+        from graders.world.task import TaskContext, resolve
+
+        started = time.perf_counter()
+        self.stack_file.seek(0)
+        self.stack_file.truncate()
+        sys.__stdout__.flush()
+        os.ftruncate(1, 0)  # the log is opened O_APPEND: each task starts a fresh one
+        purge_student_modules()
+        reset_numerics(message.get("seed", 0))
+        fn = resolve(message["task"])
+        location = ImplLocation(*message["location"])
+        ctx = TaskContext(self, fn.dtlab_task, location)
+        sys.stdout, sys.stderr = self.stdout, self.stderr
+        reply: dict = {}
+        try:
+            reply["value"] = fn(ctx, message["case"])
+        except MissingModule as exc:
+            reply["missing"] = exc.filename
+        except NotImplementedError as exc:
+            if str(exc).startswith(TODO_MARKER):
+                reply["todo"] = str(exc)
+            else:
+                reply["error"] = _describe_error(exc, location.chapter_dir, "exception")
+        except BannedCallError as exc:
+            reply["error"] = _describe_error(exc, location.chapter_dir, "banned")
+        except BaseException as exc:  # noqa: BLE001 - student code may raise anything, SystemExit too
+            reply["error"] = _describe_error(exc, location.chapter_dir, "exception")
+        finally:
+            sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
+            self.recorder.end()
+        reply["trace"] = [list(e) for e in self.recorder.take()]
+        reply["stdout"] = self.stdout.take() + self.stderr.take()
+        tampered = self.state_guard.restore()
+        if tampered:
+            reply["tampered"] = sorted(set(tampered))[:50]
+        if not dist.is_initialized():
+            reply["dirty"] = "the process group was destroyed"
+        purge_student_modules()
+        reply["seconds"] = time.perf_counter() - started
+        return reply
+
+
+def _describe_error(exc: BaseException, student_root: str, kind: str) -> dict:
+    """Exception type, message and the traceback restricted to the student's own frames."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    own = [f for f in frames if f.filename.startswith(student_root)]
+    lines = [
+        f'  File "{os.path.basename(f.filename)}", line {f.lineno}, in {f.name}\n    {f.line}' for f in own
+    ]
+    if isinstance(exc, SyntaxError) and exc.filename:
+        lines.append(
+            f'  File "{os.path.basename(exc.filename)}", line {exc.lineno}\n    {(exc.text or "").strip()}'
+        )
+    return {
+        "type": type(exc).__name__,
+        "message": str(exc)[:2000],
+        "traceback": "\n".join(lines[-8:]),
+        "kind": kind,
+        "in_student_code": bool(own) or isinstance(exc, SyntaxError),
+    }

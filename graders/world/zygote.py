@@ -1,0 +1,254 @@
+"""A fork server for worker ranks: import torch once, then fork worlds in milliseconds.
+
+Importing torch costs about 3 s of CPU on the course machines, so starting four fresh
+interpreters per world would make every world restart (after a hang or a crash) cost ten
+seconds or more. The zygote is started once per driver; it imports torch and the worker code,
+never initialises a process group and never runs student code, and forks ranks on request.
+Each forked rank gets a private socket whose other end the zygote hands to the driver
+(SCM_RIGHTS), and joins a process group of its world so the driver can kill the world at once.
+
+Protocol on the control socket (driver ↔ zygote, both trusted): pickled dicts.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import signal
+import socket
+import struct
+import subprocess
+import sys
+import time
+from multiprocessing.connection import Connection
+
+from graders.errors import WorldStartError
+
+_exit_statuses: dict[int, int] = {}
+
+
+def _reap(signum=None, frame=None) -> None:
+    while True:
+        try:
+            pid, status = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+        _exit_statuses[pid] = status
+
+
+def send_msg(sock: socket.socket, obj: object, fds: list[int] | None = None) -> None:
+    data = pickle.dumps(obj)
+    header = struct.pack("<I", len(data))
+    if fds:
+        socket.send_fds(sock, [header + data], fds)
+    else:
+        sock.sendall(header + data)
+
+
+def _recv_exact(sock: socket.socket, n: int) -> bytes:
+    chunks = []
+    while n:
+        chunk = sock.recv(n)
+        if not chunk:
+            raise EOFError
+        chunks.append(chunk)
+        n -= len(chunk)
+    return b"".join(chunks)
+
+
+def recv_msg(sock: socket.socket) -> tuple[object, list[int]]:
+    """One framed message, with the file descriptors that came along with it (if any)."""
+    header, fds, _flags, _addr = socket.recv_fds(sock, 4, 16)
+    if not header:
+        raise EOFError
+    header += _recv_exact(sock, 4 - len(header))
+    (length,) = struct.unpack("<I", header)
+    return pickle.loads(_recv_exact(sock, length)), list(fds)
+
+
+def _spawn_world(ctrl: socket.socket, request: dict) -> None:
+    pgid = 0
+    for rank in range(request["size"]):
+        parent_end, child_end = socket.socketpair()
+        pid = os.fork()
+        if pid == 0:  # the rank
+            try:
+                ctrl.close()
+                parent_end.close()
+                os.setpgid(0, pgid)
+                _become_rank(rank, child_end.detach(), request)
+            finally:
+                os._exit(70)
+        if pgid == 0:
+            pgid = pid
+        try:
+            os.setpgid(pid, pgid)
+        except OSError:
+            pass  # the child already did it, or already exited
+        child_end.close()
+        send_msg(ctrl, {"rank": rank, "pid": pid, "pgid": pgid}, [parent_end.fileno()])
+        parent_end.close()
+
+
+def _become_rank(rank: int, conn_fd: int, request: dict) -> None:
+    from graders.world.worker import Worker, WorkerArgs
+
+    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+    log_fd = os.open(
+        os.path.join(request["dir"], f"log-{rank}"),
+        os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_APPEND,
+        0o644,
+    )
+    os.dup2(log_fd, 1)
+    os.dup2(log_fd, 2)
+    os.close(log_fd)
+    os.chdir(request["dir"])
+    from graders.world.worker import die_with_parent
+
+    die_with_parent()
+    args = WorkerArgs(
+        rank, request["size"], request["store_port"], conn_fd, request["dir"], request["pg_timeout"]
+    )
+    Worker(args).serve()
+    os._exit(0)
+
+
+def serve(ctrl_fd: int) -> None:
+    from graders.world.worker import die_with_parent, preload
+
+    die_with_parent()
+    preload()
+    signal.signal(signal.SIGCHLD, _reap)
+    ctrl = socket.socket(fileno=ctrl_fd)
+    send_msg(ctrl, {"ready": os.getpid()})
+    while True:
+        try:
+            request, _ = recv_msg(ctrl)
+        except (EOFError, OSError):
+            return
+        op = request["op"]
+        if op == "spawn":
+            _spawn_world(ctrl, request)
+        elif op == "status":
+            end = time.monotonic() + request.get("wait", 0)
+            pids = request["pids"]
+            while time.monotonic() < end and not all(p in _exit_statuses for p in pids):
+                _reap()
+                time.sleep(0.02)
+            _reap()
+            send_msg(ctrl, {p: _exit_statuses.get(p) for p in pids})
+        elif op == "exit":
+            return
+
+
+# -- the driver's side ------------------------------------------------------------------------
+
+KIT_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def tail_file(path: str, nbytes: int) -> str:
+    try:
+        with open(path, "rb") as fh:
+            fh.seek(0, os.SEEK_END)
+            size = fh.tell()
+            fh.seek(max(0, size - nbytes))
+            return fh.read().decode("utf-8", "replace")
+    except OSError:
+        return ""
+
+
+class Zygote:
+    """Driver-side handle on the fork server (:mod:`graders.world.zygote`)."""
+
+    def __init__(self, base_dir: str) -> None:
+        self.base_dir = base_dir
+        self.proc: subprocess.Popen | None = None
+        self.sock: socket.socket | None = None
+        self.ready = False
+
+    def start(self) -> None:
+        if self.proc is not None:
+            return
+        ours, theirs = socket.socketpair()
+        env = dict(os.environ)
+        env.update(
+            GLOO_SOCKET_IFNAME="lo",
+            OMP_NUM_THREADS="1",
+            MKL_NUM_THREADS="1",
+            PYTHONPATH=os.pathsep.join(filter(None, [KIT_ROOT, env.get("PYTHONPATH", "")])),
+            PYTHONUNBUFFERED="1",
+        )
+        log = open(os.path.join(self.base_dir, "zygote.log"), "wb")  # noqa: SIM115
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "graders.world.zygote", str(theirs.fileno())],
+            pass_fds=[theirs.fileno()],
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            env=env,
+            cwd=self.base_dir,
+        )
+        log.close()
+        theirs.close()
+        self.sock = ours
+
+    def wait_ready(self, timeout: float = 120.0) -> None:
+        if self.ready:
+            return
+        self.start()
+        self.sock.settimeout(timeout)
+        try:
+            recv_msg(self.sock)
+        except (EOFError, OSError) as exc:
+            log = tail_file(os.path.join(self.base_dir, "zygote.log"), 3000)
+            raise WorldStartError(f"the worker fork server failed to start ({exc}):\n{log}") from None
+        finally:
+            self.sock.settimeout(None)
+        self.ready = True
+
+    def spawn(self, size: int, world_dir: str, store_port: int, pg_timeout: float):
+        """Fork a world; returns ``[(pid, pgid, Connection)]`` in rank order."""
+        self.wait_ready()
+        send_msg(
+            self.sock,
+            {
+                "op": "spawn",
+                "size": size,
+                "dir": world_dir,
+                "store_port": store_port,
+                "pg_timeout": pg_timeout,
+            },
+        )
+        ranks = []
+        for _ in range(size):
+            info, fds = recv_msg(self.sock)
+            ranks.append((info["pid"], info["pgid"], Connection(fds[0])))
+        return ranks
+
+    def exit_statuses(self, pids: list[int], wait_s: float) -> dict[int, int | None]:
+        send_msg(self.sock, {"op": "status", "pids": pids, "wait": wait_s})
+        statuses, _ = recv_msg(self.sock)
+        return statuses
+
+    def close(self) -> None:
+        if self.proc is None:
+            return
+        try:
+            send_msg(self.sock, {"op": "exit"})
+        except OSError:
+            pass
+        try:
+            self.proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        self.sock.close()
+        self.proc = None
+        self.ready = False
+
+
+if __name__ == "__main__":
+    sys.dont_write_bytecode = True
+    serve(int(sys.argv[1]))

@@ -1,0 +1,5 @@
+#!/usr/bin/env bash
+# The kit's test command: its own tests, then every chapter's graders against the reference solutions.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+exec .venv/bin/python -m pytest tests exercises --impl solutions --hypothesis-profile ci --dtlab-deadline 5 -q "$@"

@@ -1,0 +1,97 @@
+"""The main job end to end: `dtlab grade` on the bundled sample submissions of chapter 2."""
+
+import csv
+import subprocess
+import sys
+
+import pytest
+
+from graders.chapters.ch2 import cases, reference, tasks
+from graders.checks import assert_tensor_equal
+from graders.errors import GradingFailure
+from graders.impl import Impl
+
+EXPECTED_SCORES = {"alice": 20, "bob": 17, "carol": 2, "dave": 1, "erin": 0, "frank": 0, "mallory": 0}
+
+
+@pytest.fixture(scope="module")
+def graded(kit_root, tmp_path_factory):
+    out = tmp_path_factory.mktemp("grades")
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "graders",
+            "grade",
+            str(kit_root / "fixtures/submissions/ch2"),
+            "--chapter",
+            "ch2",
+            "--out",
+            str(out),
+            "--profile",
+            "ci",
+            "--jobs",
+            "2",
+            "--deadline",
+            "4",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    with open(out / "grades.csv") as fh:
+        rows = {row["student_id"]: row for row in csv.DictReader(fh)}
+    return out, rows, run.stdout
+
+
+def test_scores(graded):
+    _, rows, _ = graded
+    assert {sid: int(row["score"]) for sid, row in rows.items()} == EXPECTED_SCORES
+    assert all(row["max_score"] == "20" for row in rows.values())
+
+
+def feedback(graded, student):
+    out, _, _ = graded
+    return (out / "feedback" / f"{student}.md").read_text()
+
+
+def test_the_subtle_bug_costs_exactly_its_exercise(graded):
+    _, rows, _ = graded
+    assert rows["bob"]["ch2.ring_reduce_scatter"] == "0"
+    assert "expected shape" in feedback(graded, "bob")
+
+
+def test_deadlock_is_reported_as_a_hang_naming_the_blocked_sends(graded):
+    text = feedback(graded, "carol")
+    assert "hang (deadline passed)" in text and "blocked in send" in text
+    assert "ch2.ring_all_gather | 2/2 | passed" in text
+
+
+def test_banned_collective(graded):
+    text = feedback(graded, "dave")
+    assert "torch.distributed.all_reduce" in text and "banned" in text
+
+
+def test_syntax_error(graded):
+    assert "does not compile (line 10" in feedback(graded, "erin")
+
+
+def test_a_rank_killed_by_gloo_is_a_crash_report(graded):
+    text = feedback(graded, "frank")
+    assert "crash" in text and "SIGABRT" in text
+
+
+def test_monkeypatching_is_flagged(graded):
+    text = feedback(graded, "mallory")
+    assert "reassigns torch.allclose" in text
+
+
+def test_monkeypatching_inside_the_worker_cannot_change_a_verdict(world, kit_root):
+    """Skip the static scan: run Mallory's code directly. The driver's comparison still fails."""
+    impl = Impl.resolve(kit_root / "fixtures/submissions/ch2/mallory")
+    case = cases.build_collective(2, None, (4,), "float32", "sum", seed=3, show=("shape", "dtype", "op"))
+    run = world.pool.run(tasks.ring_all_reduce, impl, case)
+    assert any("torch.allclose" in name for name in run.tampered[0])
+    with pytest.raises(GradingFailure):
+        assert_tensor_equal(run[0]["tensor"], reference.reduced(case), what="rank 0's tensor", case=case)
