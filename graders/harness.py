@@ -29,7 +29,7 @@ class Harness:
         try:
             result = self.pool.run(task, impl, case, deadline=deadline, seed=seed)
         except BannedCall as exc:
-            self.integrity[spec.exercise].add(exc.message.split(",")[0].replace("rank 0 ", "called ", 1))
+            self.integrity[spec.exercise].add(exc.message.split(", which")[0] + " (banned)")
             raise
         changed: dict[str, list[int]] = defaultdict(list)
         for rank, names in sorted(result.tampered.items()):

@@ -149,10 +149,12 @@ def run_mutant(
 ) -> MutantOutcome:
     """Grade the mutant's exercise, every part, and say which parts failed (and how)."""
     from graders.errors import GradingFailure, Halt, NotStarted
+    from graders.harness import Harness
     from graders.impl import Impl
 
     tests = tests if tests is not None else exercise_tests(mutant.chapter)
     impl = Impl.resolve(materialize(mutant, workdir))
+    harness = Harness(harness.pool)  # same worlds, but its integrity notes stay out of the session's
     failed: dict[str, str] = {}
     for (exercise_id, part), functions in tests.items():
         if exercise_id != mutant.exercise:

@@ -164,6 +164,7 @@ def test_ring_all_gather_uses_the_ring(world, impl, case):
 @example(case=EDGE_OPS[0])
 @example(case=EDGE_OPS[1])
 @example(case=EDGE_OPS[2])
+@example(case=EDGE_OPS[5])
 def test_ring_reduce_scatter(world, impl, case):
     run = world.run(tasks.ring_reduce_scatter, impl, case)
     expected = reference.reduce_scatter(case)
@@ -181,6 +182,7 @@ def test_ring_reduce_scatter(world, impl, case):
 @exercise("ch2.ring_reduce_scatter", part="ring")
 @given(case=cases.collective_cases(ops=ALL_OPS))
 @example(case=EDGE_OPS[2])
+@example(case=EDGE_OPS[5])
 def test_ring_reduce_scatter_bandwidth(world, impl, case):
     run = world.run(tasks.ring_reduce_scatter, impl, case)
     expected = reference.reduce_scatter(case)
@@ -218,6 +220,7 @@ def test_ring_all_reduce(world, impl, case):
 @exercise("ch2.ring_all_reduce", part="ring")
 @given(case=cases.collective_cases(ops=ALL_OPS))
 @example(case=EDGE_OPS[2])
+@example(case=EDGE_OPS[5])
 def test_ring_all_reduce_bandwidth(world, impl, case):
     run = world.run(tasks.ring_all_reduce, impl, case)
     for rank in case.ranks:

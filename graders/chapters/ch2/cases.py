@@ -132,6 +132,7 @@ EDGE_COLLECTIVES = (
     dict(world_size=3, group=None, shape=(7, 2), dtype="float64"),
     dict(world_size=4, group=(1, 3), shape=(5,), dtype="int64"),
     dict(world_size=3, group=(0, 1, 2), shape=(2, 3, 2), dtype="float32"),
+    dict(world_size=4, group=None, shape=(5,), dtype="float32"),  # tensor_split [2,1,1,1] != chunk [2,2,1]
 )
 
 
