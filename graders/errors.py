@@ -22,9 +22,9 @@ class BannedCallError(RuntimeError):
     def __init__(self, name: str, exercise: str, site: str = "") -> None:
         self.name = name
         where = f" (at {site})" if site else ""
+        qualified = name if "." in name else f"torch.distributed.{name}"
         super().__init__(
-            f"torch.distributed.{name} is banned in {exercise}{where}: "
-            "this exercise asks you to build it yourself from point-to-point calls"
+            f"{qualified} is banned in {exercise}{where}: this exercise asks you to build it yourself"
         )
 
     def __reduce__(self):

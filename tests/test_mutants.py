@@ -36,7 +36,7 @@ def test_every_exercise_has_three_mutants():
         assert all(n >= 3 for n in counts.values()), counts
 
 
-@pytest.mark.parametrize("mutant", ALL, ids=lambda m: m.name)
+@pytest.mark.parametrize("mutant", ALL, ids=lambda m: f"{m.exercise}:{m.name}")
 def test_mutant_is_caught(mutant, world, tmp_path):
     outcome = mutants.run_mutant(mutant, world, tmp_path, _tests(mutant.chapter))
     assert outcome.caught, (

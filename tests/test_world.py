@@ -124,3 +124,10 @@ def test_printing_is_captured_and_bounded(pool):
 
 def test_unsendable_return_values_are_described(pool):
     assert run(pool, "returns_object", world_size=1).values == ["<object of type object>"]
+
+
+def test_banned_objects_outside_torch_distributed_are_refused_then_restored(pool):
+    with pytest.raises(GradingFailure, match="torch.optim.AdamW.*banned"):
+        pool.run(probe.call_banning_adamw, PROBES, probe.ProbeCase(1, "uses_banned_optimizer"))
+    restored = pool.run(probe.call_banning_adamw, PROBES, probe.ProbeCase(1, "noop"))
+    assert restored.values[0]["restored"]

@@ -15,6 +15,7 @@ Outside student calls the wrappers pass straight through.
 
 from __future__ import annotations
 
+import importlib
 import inspect
 import json
 import os
@@ -72,6 +73,7 @@ class Recorder:
         self.active = False
         self.site_root = ""
         self._group_ranks: dict[int, tuple[int, ...]] = {}
+        self._swapped: list[tuple[object, str, object]] = []
 
     # -- lifecycle -------------------------------------------------------------------------
     def install(self) -> None:
@@ -91,15 +93,51 @@ class Recorder:
         dist.P2POp = P2POp
 
     def begin(self, exercise: str, banned: frozenset[str], site_root: str) -> None:
-        """Start recording a student call (the trace keeps growing until :meth:`take`)."""
+        """Start recording a student call (the trace keeps growing until :meth:`take`).
+
+        ``banned`` holds ``torch.distributed`` function names (``"all_reduce"``) and dotted
+        names of anything else (``"torch.optim.AdamW"``,
+        ``"torch.nn.parallel.DistributedDataParallel"``), which are replaced by a refusing
+        stand-in until :meth:`end`.
+        """
         self.exercise = exercise
         self.banned = banned
         self.site_root = site_root
         self.active = True
+        for dotted in sorted(name for name in banned if "." in name):
+            self._ban_object(dotted)
 
     def end(self) -> None:
         self.active = False
         self.set_status("")
+        while self._swapped:
+            owner, attr, original = self._swapped.pop()
+            setattr(owner, attr, original)
+
+    def _ban_object(self, dotted: str) -> None:
+        """Replace ``dotted`` (and its defining module's binding) by a stand-in that refuses."""
+        module_name, _, attr = dotted.rpartition(".")
+        try:
+            owner = importlib.import_module(module_name)
+            original = getattr(owner, attr)
+        except (ImportError, AttributeError):
+            return
+        recorder = self
+
+        def refuse(*args, **kwargs):
+            site = recorder._student_site()
+            recorder.events.append(("banned:" + dotted, 0, -1, (), time.perf_counter_ns(), site))
+            raise BannedCallError(dotted, recorder.exercise, site)
+
+        refuse.__name__ = attr
+        refuse.__qualname__ = attr
+        owners = [owner]
+        defining = sys.modules.get(getattr(original, "__module__", "") or "")
+        if defining is not None and getattr(defining, attr, None) is original and defining is not owner:
+            owners.append(defining)
+        for target in owners:
+            self._swapped.append((target, attr, original))
+            setattr(target, attr, refuse)
 
     def take(self) -> list[tuple]:
         events, self.events = self.events, []

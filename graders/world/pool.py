@@ -169,10 +169,11 @@ def _raise_for_banned(traces: Traces, spec: TaskSpec) -> None:
         return
     rank, event = hits[0]
     name = event.op.split(":", 1)[1]
+    qualified = name if "." in name else f"torch.distributed.{name}"
     where = f" at {event.site}" if event.site else ""
     raise BannedCall(
-        f"rank {rank} called torch.distributed.{name}{where}, which is banned in {spec.exercise}.",
-        hint="this exercise is about building that collective yourself from send/recv (isend/irecv).",
+        f"rank {rank} called {qualified}{where}, which is banned in {spec.exercise}.",
+        hint="this exercise is about building that yourself: use only the calls its docstring allows.",
     )
 
 

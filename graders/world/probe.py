@@ -23,3 +23,15 @@ class ProbeCase:
 def call(ctx, case):
     with ctx.student_code() as probe:
         return plain(getattr(probe, case.fn)(ctx.rank, ctx.world_size))
+
+
+@task(exercise="probe.call", module="probe", banned=frozenset({"torch.optim.AdamW"}))
+def call_banning_adamw(ctx, case):
+    with ctx.student_code() as probe:
+        value = plain(getattr(probe, case.fn)(ctx.rank, ctx.world_size))
+    import torch.optim
+
+    return {
+        "value": value,
+        "restored": torch.optim.AdamW.__name__ == "AdamW" and isinstance(torch.optim.AdamW, type),
+    }
