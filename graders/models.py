@@ -1,0 +1,106 @@
+"""Tiny models and data for the training chapters, with the curriculum's awkward parameters.
+
+``TinyLM`` is a one-block language model small enough to train in milliseconds on a CPU, with
+every kind of parameter that trips up a parallel implementation:
+
+* a **tied** weight (the LM head shares the embedding matrix),
+* a **frozen** parameter (``requires_grad=False``),
+* a parameter that **gets no gradient** (never used in forward),
+* parameters whose **numel does not divide** the world size (7, 42, 66, ...).
+
+The same seed builds the same model in the driver (single-device reference) and in every
+worker, so graders can compare parameters after k optimizer steps exactly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+
+@dataclass(frozen=True)
+class TinyConfig:
+    vocab: int = 11
+    dim: int = 6
+    hidden: int = 7
+    seq: int = 5
+
+
+class TinyLM(nn.Module):
+    def __init__(self, cfg: TinyConfig = TinyConfig()) -> None:
+        super().__init__()
+        self.cfg = cfg
+        self.embed = nn.Embedding(cfg.vocab, cfg.dim)
+        self.norm = nn.LayerNorm(cfg.dim)
+        self.up = nn.Linear(cfg.dim, cfg.hidden)
+        self.down = nn.Linear(cfg.hidden, cfg.dim)
+        self.head = nn.Linear(cfg.dim, cfg.vocab, bias=False)
+        self.head.weight = self.embed.weight  # tied
+        self.frozen_scale = nn.Parameter(torch.linspace(0.5, 1.5, cfg.dim), requires_grad=False)
+        self.unused = nn.Parameter(torch.zeros(3))  # never used: gets no gradient
+
+    def forward(self, tokens: torch.Tensor) -> torch.Tensor:
+        x = self.embed(tokens) * self.frozen_scale
+        x = x + self.down(torch.relu(self.up(self.norm(x))))
+        return self.head(x)
+
+
+def build_model(seed: int, cfg: TinyConfig = TinyConfig(), dtype: torch.dtype = torch.float32) -> TinyLM:
+    """The same model for the same seed, in any process."""
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(seed)
+        model = TinyLM(cfg)
+    return model.to(dtype)
+
+
+def lm_loss(model: nn.Module, tokens: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
+    """Mean next-token cross-entropy over every position of the batch."""
+    logits = model(tokens)
+    return F.cross_entropy(logits.flatten(0, 1).float(), targets.flatten())
+
+
+@dataclass(frozen=True)
+class Batch:
+    tokens: torch.Tensor  # [batch, seq] int64
+    targets: torch.Tensor  # [batch, seq] int64
+
+    def shard(self, rank: int, world: int) -> Batch:
+        """Rank ``rank``'s contiguous share of the rows (the batch size must divide by ``world``)."""
+        rows = self.tokens.shape[0] // world
+        part = slice(rank * rows, (rank + 1) * rows)
+        return Batch(self.tokens[part], self.targets[part])
+
+
+def make_batches(seed: int, steps: int, batch_size: int, cfg: TinyConfig = TinyConfig()) -> list[Batch]:
+    generator = torch.Generator().manual_seed(seed)
+    batches = []
+    for _ in range(steps):
+        tokens = torch.randint(0, cfg.vocab, (batch_size, cfg.seq), generator=generator)
+        targets = torch.randint(0, cfg.vocab, (batch_size, cfg.seq), generator=generator)
+        batches.append(Batch(tokens, targets))
+    return batches
+
+
+def train_reference(
+    model: nn.Module,
+    batches: list[Batch],
+    make_optimizer: Callable[[list[nn.Parameter]], torch.optim.Optimizer],
+) -> list[dict[str, torch.Tensor]]:
+    """Single-device training on the global batches; the named parameters after every step."""
+    optimizer = make_optimizer([p for p in model.parameters() if p.requires_grad])
+    history = []
+    for batch in batches:
+        optimizer.zero_grad(set_to_none=True)
+        lm_loss(model, batch.tokens, batch.targets).backward()
+        optimizer.step()
+        history.append(named_parameters(model))
+    return history
+
+
+def named_parameters(model: nn.Module) -> dict[str, torch.Tensor]:
+    """Detached copies of the parameters by name (a tied weight appears once)."""
+    return {name: p.detach().clone() for name, p in model.named_parameters()}
