@@ -16,31 +16,7 @@ _QUIET = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_t
 
 
 def register() -> None:
-    settings.register_profile(
-        "student",
-        max_examples=25,
-        deadline=None,
-        phases=_PHASES,
-        suppress_health_check=_QUIET,
-        print_blob=False,
-    )
-    settings.register_profile(
-        "grading",
-        max_examples=60,
-        deadline=None,
-        derandomize=True,
-        database=None,
-        phases=_PHASES,
-        suppress_health_check=_QUIET,
-        print_blob=False,
-    )
-    settings.register_profile(
-        "ci",
-        max_examples=15,
-        deadline=None,
-        derandomize=True,
-        database=None,
-        phases=_PHASES,
-        suppress_health_check=_QUIET,
-        print_blob=False,
-    )
+    common = dict(deadline=None, phases=_PHASES, suppress_health_check=_QUIET, print_blob=False)
+    settings.register_profile("student", max_examples=25, **common)
+    settings.register_profile("grading", max_examples=60, derandomize=True, database=None, **common)
+    settings.register_profile("ci", max_examples=15, derandomize=True, database=None, **common)

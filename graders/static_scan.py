@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from graders.errors import TODO_MARKER
+
 BYPASS = "bypass"
 REVIEW = "review"
 
@@ -82,6 +84,7 @@ class ScanResult:
     findings: tuple[Finding, ...]
     calls: dict  # function -> names it references (for transitive attribution)
     syntax_error: str = ""
+    untouched: frozenset[str] = frozenset()  # functions whose whole body is still the stub's TODO raise
 
     def for_symbol(self, symbol: str, severity: str = BYPASS) -> list[Finding]:
         """Findings that apply to ``symbol``: its own, its helpers', and module-level ones."""
@@ -103,6 +106,7 @@ class _Scanner(ast.NodeVisitor):
         self.calls: dict[str, set[str]] = {}
         self.scope: list[str] = []
         self.torch_aliases: set[str] = set(_TORCH_ROOTS)
+        self.untouched: set[str] = set()
 
     @property
     def function(self) -> str:
@@ -119,6 +123,8 @@ class _Scanner(ast.NodeVisitor):
         self.scope.pop()
 
     def visit_FunctionDef(self, node: ast.FunctionDef) -> None:
+        if _is_todo_body(node.body):
+            self.untouched.add(".".join([*self.scope, node.name]))
         self._visit_scope(node, node.name)
 
     visit_AsyncFunctionDef = visit_FunctionDef
@@ -206,6 +212,23 @@ class _Scanner(ast.NodeVisitor):
         return isinstance(node, ast.Name) and node.id in self.torch_aliases
 
 
+def _is_todo_body(body: list[ast.stmt]) -> bool:
+    """A body that is (a docstring and) ``raise NotImplementedError("[dtlab TODO] ...")``, as generated."""
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+        body = body[1:]
+    if len(body) != 1 or not isinstance(body[0], ast.Raise):
+        return False
+    exc = body[0].exc
+    return (
+        isinstance(exc, ast.Call)
+        and isinstance(exc.func, ast.Name)
+        and exc.func.id == "NotImplementedError"
+        and len(exc.args) == 1
+        and isinstance(exc.args[0], ast.Constant)
+        and str(exc.args[0].value).startswith(TODO_MARKER)
+    )
+
+
 def scan_source(source: str) -> ScanResult:
     try:
         tree = ast.parse(source)
@@ -213,7 +236,11 @@ def scan_source(source: str) -> ScanResult:
         return ScanResult((), {}, f"line {exc.lineno}: {exc.msg}")
     scanner = _Scanner()
     scanner.visit(tree)
-    return ScanResult(tuple(scanner.findings), {k: frozenset(v) for k, v in scanner.calls.items()})
+    return ScanResult(
+        tuple(scanner.findings),
+        {k: frozenset(v) for k, v in scanner.calls.items()},
+        untouched=frozenset(scanner.untouched),
+    )
 
 
 @lru_cache(maxsize=256)

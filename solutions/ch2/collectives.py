@@ -142,20 +142,9 @@ def ring_reduce_scatter(tensor: torch.Tensor, op: str = "sum", group=None) -> to
     """
     ### BEGIN SOLUTION
     rank, world = dist.get_rank(group), dist.get_world_size(group)
-    right, left = (rank + 1) % world, (rank - 1) % world
     chunks = list(torch.tensor_split(tensor.flatten().clone(), world))
-    for step in range(world - 1):
-        send_chunk, recv_chunk = (rank - step - 1) % world, (rank - step - 2) % world
-        incoming = torch.empty_like(chunks[recv_chunk])
-        outgoing = dist.isend(chunks[send_chunk], group=group, group_dst=right)
-        receiving = dist.irecv(incoming, group=group, group_src=left)
-        outgoing.wait()
-        receiving.wait()
-        combine_(chunks[recv_chunk], incoming, op)
-    mine = chunks[rank]
-    if op == "avg":
-        mine.div_(world)
-    return mine.clone()
+    _reduce_scatter_chunks_(chunks, op, group)
+    return chunks[rank].clone()
     ### END SOLUTION
 
 
@@ -172,16 +161,7 @@ def ring_all_reduce(tensor: torch.Tensor, op: str = "sum", group=None) -> None:
     right, left = (rank + 1) % world, (rank - 1) % world
     flat = tensor.view(-1) if tensor.is_contiguous() else tensor.flatten()
     chunks = list(torch.tensor_split(flat, world))
-    for step in range(world - 1):  # reduce-scatter: rank r ends up owning chunk r
-        send_chunk, recv_chunk = (rank - step - 1) % world, (rank - step - 2) % world
-        incoming = torch.empty_like(chunks[recv_chunk])
-        outgoing = dist.isend(chunks[send_chunk], group=group, group_dst=right)
-        receiving = dist.irecv(incoming, group=group, group_src=left)
-        outgoing.wait()
-        receiving.wait()
-        combine_(chunks[recv_chunk], incoming, op)
-    if op == "avg":
-        chunks[rank].div_(world)
+    _reduce_scatter_chunks_(chunks, op, group)  # rank r now owns the finished chunk r
     for step in range(world - 1):  # all-gather: pass the finished chunks around the ring
         send_chunk, recv_chunk = (rank - step) % world, (rank - step - 1) % world
         outgoing = dist.isend(chunks[send_chunk], group=group, group_dst=right)
@@ -220,6 +200,22 @@ def all_to_all(inputs: list[torch.Tensor], group=None) -> list[torch.Tensor]:
 
 
 ### BEGIN SOLUTION
+def _reduce_scatter_chunks_(chunks: list[torch.Tensor], op: str, group) -> None:
+    """Ring reduce-scatter in place over ``chunks`` (one per rank): rank r ends with chunk r reduced."""
+    rank, world = dist.get_rank(group), dist.get_world_size(group)
+    right, left = (rank + 1) % world, (rank - 1) % world
+    for step in range(world - 1):  # send the chunk I just finished, fold in the one arriving
+        send_chunk, recv_chunk = (rank - step - 1) % world, (rank - step - 2) % world
+        incoming = torch.empty_like(chunks[recv_chunk])
+        outgoing = dist.isend(chunks[send_chunk], group=group, group_dst=right)
+        receiving = dist.irecv(incoming, group=group, group_src=left)
+        outgoing.wait()
+        receiving.wait()
+        combine_(chunks[recv_chunk], incoming, op)
+    if op == "avg":
+        chunks[rank].div_(world)
+
+
 def _exchange(outgoing: torch.Tensor, incoming: torch.Tensor, dst: int, src: int, group) -> None:
     """Send ``outgoing`` to group rank ``dst`` while receiving ``incoming`` from group rank ``src``."""
     sending = dist.isend(outgoing, group=group, group_dst=dst)

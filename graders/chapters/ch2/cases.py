@@ -12,8 +12,20 @@ from graders import strategies as S
 OPS = ("sum", "avg", "max", "min")
 
 
+class _GroupMembers:
+    """The global ranks taking part: ``group`` in group-rank order, or the whole world."""
+
+    @property
+    def ranks(self) -> tuple[int, ...]:
+        return self.group if self.group is not None else tuple(range(self.world_size))
+
+    @property
+    def n(self) -> int:
+        return len(self.ranks)
+
+
 @dataclass(frozen=True)
-class CollectiveCase:
+class CollectiveCase(_GroupMembers):
     """One collective call: every rank of ``group`` passes ``inputs[group_rank]``."""
 
     world_size: int
@@ -25,15 +37,6 @@ class CollectiveCase:
     seed: int = 0
     show: tuple[str, ...] = field(default=("shape", "dtype"), compare=False)
     inputs: tuple[torch.Tensor, ...] = field(default=(), compare=False, repr=False)
-
-    @property
-    def ranks(self) -> tuple[int, ...]:
-        """Global ranks of the group, in group-rank order."""
-        return self.group if self.group is not None else tuple(range(self.world_size))
-
-    @property
-    def n(self) -> int:
-        return len(self.ranks)
 
     @property
     def numel(self) -> int:
@@ -82,7 +85,7 @@ def collective_cases(draw, *, ops=("sum",), dtypes=S.ALL_DTYPES, rooted: str = "
 
 
 @dataclass(frozen=True)
-class AllToAllCase:
+class AllToAllCase(_GroupMembers):
     """``inputs[i][j]`` is what group rank i sends to group rank j (shapes vary per pair)."""
 
     world_size: int
@@ -91,14 +94,6 @@ class AllToAllCase:
     shapes: tuple[tuple[tuple[int, ...], ...], ...]
     seed: int = 0
     inputs: tuple[tuple[torch.Tensor, ...], ...] = field(default=(), compare=False, repr=False)
-
-    @property
-    def ranks(self) -> tuple[int, ...]:
-        return self.group if self.group is not None else tuple(range(self.world_size))
-
-    @property
-    def n(self) -> int:
-        return len(self.ranks)
 
     def __repr__(self) -> str:
         group = f", group={self.group}" if self.group is not None else ""
