@@ -97,7 +97,7 @@ def assert_makespan(sim: Simulation, name: str, case) -> None:
             f"{formula} = {timeline.number(want)}.",
             case,
             "a slower schedule leaves stages idle longer than needed: compare your order with the "
-            "timeline below, where the gaps (·) are idle time.",
+            "timeline above, where the gaps (·) are idle time.",
             sim,
         )
 

@@ -67,11 +67,14 @@ def render_timeline_png(schedule, path, *, title: str = "") -> Path:
 
     matplotlib.use("Agg", force=True)
     import matplotlib.pyplot as plt
+    from matplotlib.patches import Patch
 
     p, m, v = _dimensions(schedule)
     sim = simulate(normalize(schedule, p, m, v), p, m, v)
     ticks = max(sim.ticks, 1)
-    fig, ax = plt.subplots(figsize=(min(3 + 0.32 * ticks, 40), 0.9 + 0.55 * p), dpi=110)
+    notes = [w.describe(v) for w in sim.waits]
+    width = min(max(6.0, 2 + 0.32 * ticks), 40)
+    fig, ax = plt.subplots(figsize=(width, 1.3 + 0.55 * p + 0.22 * len(notes)), dpi=110)
     colours = {"F": (0.30, 0.45, 0.69), "B": (0.33, 0.66, 0.41)}
     for s in range(p):
         y = p - 1 - s
@@ -94,9 +97,7 @@ def render_timeline_png(schedule, path, *, title: str = "") -> Path:
             )
     for wait in sim.waits:
         end = max((slot.end for slot in sim.placed[wait.stage]), default=0)
-        y = p - 1 - wait.stage
-        ax.plot([end], [y + 0.5], marker="X", color="#c0392b", markersize=10)
-        ax.text(end + 0.3, y + 0.5, wait.describe(v), color="#c0392b", fontsize=7, va="center")
+        ax.plot([end], [p - 1 - wait.stage + 0.5], marker="X", color="#c0392b", markersize=10, clip_on=False)
     ax.set_yticks([p - 1 - s + 0.5 for s in range(p)], [f"stage {s}" for s in range(p)])
     ax.set_xlim(0, ticks)
     ax.set_ylim(0, p)
@@ -104,7 +105,12 @@ def render_timeline_png(schedule, path, *, title: str = "") -> Path:
     ax.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda x, _: f"{x / v:g}"))
     status = "deadlock" if sim.deadlocked else f"bubble {float(sim.bubble_fraction):.1%}"
     ax.set_title(title or f"p={p}, m={m}" + (f", v={v}" if v > 1 else "") + f" · {status}", fontsize=9)
-    fig.tight_layout()
+    legend = [Patch(color=colours["F"], label="forward"), Patch(color=colours["B"], label="backward")]
+    legend.append(Patch(facecolor="#f2f2f2", edgecolor="#bbbbbb", hatch="//", label="idle (bubble)"))
+    ax.legend(handles=legend, loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=7, frameon=False)
+    if notes:
+        fig.text(0.01, 0.01, "\n".join(notes), color="#c0392b", fontsize=7, va="bottom")
+    fig.tight_layout(rect=(0, 0.05 * len(notes) / max(p, 1), 1, 1))
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path)
