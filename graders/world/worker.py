@@ -78,6 +78,10 @@ def preload() -> None:
     import torch.distributed  # noqa: F401
 
     torch.set_num_threads(1)
+    # The first backward of a process imports this (and sympy) lazily, ~0.7 s: pay it once here
+    # rather than in every rank of every world, where it can miss a task's deadline.
+    import torch.fx.experimental.symbolic_shapes  # noqa: F401
+
     import graders.comm.recorder  # noqa: F401
     import graders.comm.trace  # noqa: F401
     import graders.world.student  # noqa: F401

@@ -82,6 +82,8 @@ def normalize(raw: object, p: int, m: int, v: int = 1) -> list[list[Action]]:
 
 
 def _kind_of(value: object) -> str:
+    if isinstance(value, str) and value.startswith("<"):
+        return value  # what the worker made of an object it could not send back
     return "None" if value is None else f"a {type(value).__name__}"
 
 
