@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from graders import figures
 from graders.chapters.ch7 import cases, reference, tasks
 from graders.chapters.ch7.checks import schedule_failure
 from graders.chapters.ch7.simulator import ScheduleError, Simulation, normalize, simulate
+from graders.chapters.ch7.timeline import render_timeline_png
 from graders.chapters.ch7.timeline import text as timeline_text
 from graders.checks import assert_tensor_equal, fail
 from graders.errors import GradingFailure, NotStarted, TaskHang
@@ -48,6 +50,13 @@ def assert_pipeline_gradients(run, case: cases.PipelineCase) -> None:
 def assert_activation_peak(run, case: cases.PipelineCase) -> None:
     """No stage keeps more microbatches' saved activations alive than its schedule has in flight."""
     for s, rank in enumerate(case.ranks):
+        if run[rank]["forwards"] < case.m:
+            fail(
+                f"stage {s} (rank {rank}) called its stage module {run[rank]['forwards']} time(s) for "
+                f"{case.m} forwards: run every forward through stage_module(x), which is where the "
+                "grader measures the stored activations.",
+                case,
+            )
         peak, bound = run[rank]["peak"], case.peak(s)
         if peak <= bound:
             continue
@@ -132,7 +141,9 @@ def run_own_schedule(world, impl, case: cases.OwnScheduleCase):
     except TaskHang as exc:
         if not sim.deadlocked:
             raise
-        raise TaskHang(explain_deadlock(exc.report, exercise_id, sim)) from None
+        hang = TaskHang(explain_deadlock(exc.report, exercise_id, sim))
+        figures.attach(hang, "timeline", lambda path: render_timeline_png(schedule, path))
+        raise hang from None
 
 
 def explain_deadlock(report: str, exercise_id: str, sim: Simulation) -> str:
