@@ -74,6 +74,33 @@ CHAPTERS: dict[str, Chapter] = {
                 _ex("ch2.bus_bandwidth", "cost_model", {"formula": 1}, "bus bandwidth (nccl-tests)"),
             ),
         ),
+        Chapter(
+            "ch7",
+            "Pipeline parallelism",
+            "Song song pipeline",
+            (
+                _ex("ch7.gpipe_schedule", "schedules", {"valid": 1, "order": 1}, "GPipe schedule"),
+                _ex(
+                    "ch7.one_f_one_b_schedule",
+                    "schedules",
+                    {"valid": 1, "warmup": 2, "makespan": 1},
+                    "1F1B schedule",
+                ),
+                _ex(
+                    "ch7.interleaved_1f1b_schedule",
+                    "schedules",
+                    {"valid": 1, "makespan": 1, "torch": 2},
+                    "interleaved 1F1B schedule",
+                ),
+                _ex("ch7.bubble_fraction", "bubble", {"formula": 1, "measured": 1}, "pipeline bubble"),
+                _ex(
+                    "ch7.run_pipeline",
+                    "executor",
+                    {"gradients": 3, "memory": 2, "traffic": 1, "own_schedules": 1},
+                    "pipeline executor",
+                ),
+            ),
+        ),
     ]
 }
 

@@ -23,6 +23,8 @@ class BannedCallError(RuntimeError):
         self.name = name
         where = f" (at {site})" if site else ""
         qualified = name if "." in name else f"torch.distributed.{name}"
+        if qualified.endswith(".*"):
+            qualified = f"importing {qualified[:-2]}"
         super().__init__(
             f"{qualified} is banned in {exercise}{where}: this exercise asks you to build it yourself"
         )

@@ -104,3 +104,35 @@ def train_reference(
 def named_parameters(model: nn.Module) -> dict[str, torch.Tensor]:
     """Detached copies of the parameters by name (a tied weight appears once)."""
     return {name: p.detach().clone() for name, p in model.named_parameters()}
+
+
+# -- pipeline stages (chapter 7) ---------------------------------------------------------------
+
+
+class PipelineBlock(nn.Module):
+    """One pipeline stage, ``[b, dim] -> [b, dim]``: ``x + down(tanh(up(x * frozen_scale)))``.
+
+    It has a frozen parameter, a parameter that gets no gradient, and a hidden width (5) that
+    divides nothing, like ``TinyLM``. Every stage maps a tensor to one of the same shape and
+    dtype, so activations and gradients crossing a stage boundary are shaped like the input.
+    """
+
+    def __init__(self, dim: int = 4, hidden: int = 5) -> None:
+        super().__init__()
+        self.up = nn.Linear(dim, hidden)
+        self.down = nn.Linear(hidden, dim, bias=False)
+        self.frozen_scale = nn.Parameter(torch.linspace(0.5, 1.5, dim), requires_grad=False)
+        self.unused = nn.Parameter(torch.zeros(3))  # never used: gets no gradient
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return x + self.down(torch.tanh(self.up(x * self.frozen_scale)))
+
+
+def build_pipeline(
+    seed: int, num_stages: int, dim: int = 4, dtype: torch.dtype = torch.float32
+) -> list[PipelineBlock]:
+    """The same ``num_stages`` stages for the same seed, in any process (stage s is item s)."""
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(seed)
+        stages = [PipelineBlock(dim) for _ in range(num_stages)]
+    return [stage.to(dtype) for stage in stages]

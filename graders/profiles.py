@@ -2,7 +2,9 @@
 
 ``deadline`` is always None: time limits come from the worker world's task deadlines. The
 ``grading`` profile is derandomized and has no example database, so a submission gets the
-same score on every run; ``ci`` is the same, smaller, for the kit's own tests.
+same score on every run; ``ci`` is the same, smaller, for the kit's own tests. Every profile
+reports one failure per property (``report_multiple_bugs=False``): two distinct failing
+examples would otherwise come back as an ``ExceptionGroup`` instead of one teaching message.
 """
 
 from __future__ import annotations
@@ -16,7 +18,13 @@ _QUIET = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_t
 
 
 def register() -> None:
-    common = dict(deadline=None, phases=_PHASES, suppress_health_check=_QUIET, print_blob=False)
+    common = dict(
+        deadline=None,
+        phases=_PHASES,
+        suppress_health_check=_QUIET,
+        print_blob=False,
+        report_multiple_bugs=False,
+    )
     settings.register_profile("student", max_examples=25, **common)
     settings.register_profile("grading", max_examples=60, derandomize=True, database=None, **common)
     settings.register_profile("ci", max_examples=15, derandomize=True, database=None, **common)

@@ -155,7 +155,9 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
     if call.excinfo is None:
         return report
     status, kind, message = _classify(call.excinfo)
-    book.record(exercise_id, part, status, kind, message)
+    book.record(
+        exercise_id, part, status, kind, message, _draw_figures(item.config, call.excinfo, exercise_id, part)
+    )
     report.sections = [(name, text) for name, text in report.sections if "Hypothesis" not in name]
     if kind != "internal":
         lang = item.config.getoption("lang")
@@ -166,6 +168,21 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
         else:
             report.longrepr = f"{label}: {t('kind:' + kind, lang)}\n{message}"
     return report
+
+
+def _draw_figures(config: pytest.Config, excinfo, exercise_id: str, part: str) -> list[str]:
+    """PNG pictures the failed check attached, drawn beside the JSON report (when one is written)."""
+    from pathlib import Path
+
+    from graders import figures
+
+    report = config.getoption("dtlab_report")
+    attached = figures.figures_of(excinfo.value)
+    if not report or not attached:
+        return []
+    root = Path(report).parent
+    written = figures.render(attached, root / "figures", f"{exercise_id}.{part}")
+    return [str(path.relative_to(root)) for path in written]
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config) -> None:

@@ -25,6 +25,7 @@ class PartResult:
     max_points: int
     kind: str = ""  # why it failed: wrong, hang, crash, error, integrity, submission, not started
     message: str = ""
+    figures: list[str] = field(default_factory=list)  # PNG files, relative to the report's folder
 
 
 @dataclass
@@ -44,7 +45,15 @@ class Gradebook:
     parts: dict[str, PartResult] = field(default_factory=dict)  # "exercise::part"
     integrity: dict[str, list[str]] = field(default_factory=dict)
 
-    def record(self, exercise_id: str, part: str, status: str, kind: str = "", message: str = "") -> None:
+    def record(
+        self,
+        exercise_id: str,
+        part: str,
+        status: str,
+        kind: str = "",
+        message: str = "",
+        figures: list[str] | None = None,
+    ) -> None:
         entry = catalog.exercise(exercise_id)
         max_points = entry.parts[part]
         key = f"{exercise_id}::{part}"
@@ -52,7 +61,9 @@ class Gradebook:
         if previous is not None and previous.status != PASSED:
             return  # a part graded by several tests passes only if all of them pass
         points = max_points if status == PASSED else 0
-        self.parts[key] = PartResult(exercise_id, part, status, points, max_points, kind, message)
+        self.parts[key] = PartResult(
+            exercise_id, part, status, points, max_points, kind, message, list(figures or [])
+        )
 
     def rows(self) -> list[ExerciseRow]:
         """One row per exercise that had at least one part graded, in catalog order."""

@@ -74,6 +74,7 @@ class Recorder:
         self.site_root = ""
         self._group_ranks: dict[int, tuple[int, ...]] = {}
         self._swapped: list[tuple[object, str, object]] = []
+        self._import_guard: _ImportGuard | None = None
 
     # -- lifecycle -------------------------------------------------------------------------
     def install(self) -> None:
@@ -104,8 +105,11 @@ class Recorder:
         self.banned = banned
         self.site_root = site_root
         self.active = True
-        for dotted in sorted(name for name in banned if "." in name):
+        for dotted in sorted(name for name in banned if "." in name and not name.endswith(".*")):
             self._ban_object(dotted)
+        trees = tuple(name[:-2] for name in banned if name.endswith(".*"))
+        if trees:
+            self._ban_imports(trees)
 
     def end(self) -> None:
         self.active = False
@@ -113,6 +117,24 @@ class Recorder:
         while self._swapped:
             owner, attr, original = self._swapped.pop()
             setattr(owner, attr, original)
+        if self._import_guard is not None:
+            if self._import_guard in sys.meta_path:
+                sys.meta_path.remove(self._import_guard)
+            sys.modules.update(self._import_guard.hidden)
+            self._import_guard = None
+
+    def _ban_imports(self, trees: tuple[str, ...]) -> None:
+        """Refuse imports of the module trees ``trees`` (banned as ``"package.*"``) in student code.
+
+        Modules of those trees that are already loaded are hidden from ``sys.modules`` until
+        :meth:`end`, so an import statement cannot pick them up from the cache either.
+        """
+        guard = _ImportGuard(trees, self)
+        for name in list(sys.modules):
+            if guard.covers(name):
+                guard.hidden[name] = sys.modules.pop(name)
+        sys.meta_path.insert(0, guard)
+        self._import_guard = guard
 
     def _ban_object(self, dotted: str) -> None:
         """Replace ``dotted`` (and its defining module's binding) by a stand-in that refuses."""
@@ -229,6 +251,26 @@ class Recorder:
                 fallback = f"{os.path.basename(filename)}:{frame.f_lineno} in {frame.f_code.co_name}"
             frame = frame.f_back
         return fallback
+
+
+class _ImportGuard:
+    """A ``sys.meta_path`` finder that refuses to import banned module trees."""
+
+    def __init__(self, trees: tuple[str, ...], recorder: Recorder) -> None:
+        self.trees = trees
+        self.recorder = recorder
+        self.hidden: dict[str, object] = {}
+
+    def covers(self, name: str) -> bool:
+        return any(name == tree or name.startswith(tree + ".") for tree in self.trees)
+
+    def find_spec(self, fullname, path=None, target=None):
+        if not self.covers(fullname):
+            return None
+        site = self.recorder._student_site()
+        banned = fullname + ".*"
+        self.recorder.events.append(("banned:" + banned, 0, -1, (), time.perf_counter_ns(), site))
+        raise BannedCallError(banned, self.recorder.exercise, site)
 
 
 class RecordedWork:

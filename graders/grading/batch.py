@@ -39,6 +39,7 @@ class StudentResult:
     seconds: float
     error: str = ""  # why grading itself failed (timeout, no report)
     notes: list[str] = field(default_factory=list)
+    figures: dict[str, bytes] = field(default_factory=dict)  # report-relative path -> PNG bytes
 
 
 def discover(submissions_dir: Path) -> list[Submission]:
@@ -116,7 +117,19 @@ def grade_one(
             error = error or "the graders produced no report:\n" + _tail(workdir / "pytest.log")
             book = Gradebook(impl=submission.student_id, profile=profile)
         _fill_unreported(book, chapter, error)
-    return StudentResult(submission, book, time.monotonic() - started, error, notes)
+        figures = _read_figures(book, workdir)
+    return StudentResult(submission, book, time.monotonic() - started, error, notes, figures)
+
+
+def _read_figures(book: Gradebook, workdir: Path) -> dict[str, bytes]:
+    """The PNG files the report lists, read before the work folder goes away."""
+    found = {}
+    for part in book.parts.values():
+        for name in part.figures:
+            path = (workdir / name).resolve()
+            if path.is_file() and path.is_relative_to(workdir.resolve()):
+                found[name] = path.read_bytes()
+    return found
 
 
 def _fill_unreported(book: Gradebook, chapter: str, error: str) -> None:
@@ -179,7 +192,24 @@ def write_outputs(results: list[StudentResult], chapter: str, out_dir: Path, lan
     for result in results:
         from graders.grading.feedback import markdown
 
+        _write_figures(result, feedback_dir)
         (feedback_dir / f"{result.submission.student_id}.md").write_text(markdown(result, chapter, lang))
+
+
+def _write_figures(result: StudentResult, feedback_dir: Path) -> None:
+    """Copy the student's figures to ``feedback/<student>-figures/`` and point the parts at them."""
+    if not result.figures:
+        return
+    folder = f"{result.submission.student_id}-figures"
+    (feedback_dir / folder).mkdir(exist_ok=True)
+    for part in result.book.parts.values():
+        moved = []
+        for name in part.figures:
+            if name in result.figures:
+                target = f"{folder}/{Path(name).name}"
+                (feedback_dir / target).write_bytes(result.figures[name])
+                moved.append(target)
+        part.figures = moved
 
 
 def _write_csv(path: Path, columns: list[str], rows: list[dict]) -> None:

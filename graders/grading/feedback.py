@@ -39,6 +39,7 @@ def markdown(result, chapter: str, lang: str = "en") -> str:
                 part.message.strip() or t(part.status, lang),
                 "```",
             ]
+            lines += [f"\n![{part.part}]({figure})" for figure in part.figures]
     if result.notes:
         lines += ["", f"## {t('notes', lang)}", ""]
         lines += [f"- {note}" for note in result.notes]

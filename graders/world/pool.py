@@ -170,9 +170,12 @@ def _raise_for_banned(traces: Traces, spec: TaskSpec) -> None:
     rank, event = hits[0]
     name = event.op.split(":", 1)[1]
     qualified = name if "." in name else f"torch.distributed.{name}"
+    verb = "called"
+    if qualified.endswith(".*"):  # a banned module tree
+        verb, qualified = "imported", qualified[:-2]
     where = f" at {event.site}" if event.site else ""
     raise BannedCall(
-        f"rank {rank} called {qualified}{where}, which is banned in {spec.exercise}.",
+        f"rank {rank} {verb} {qualified}{where}, which is banned in {spec.exercise}.",
         hint="this exercise is about building that yourself: use only the calls its docstring allows.",
     )
 

@@ -169,6 +169,10 @@ class ProcessWorld:
     def status(self, rank: int) -> str:
         return self.read_file(f"status-{rank}", tail=1024).strip()
 
+    def note(self, rank: int) -> str:
+        """The rank's last ``ctx.note`` of the current task (empty when none)."""
+        return self.read_file(f"note-{rank}", tail=1024).strip()
+
     def dump_stacks(self, ranks: set[int], settle: float = 0.3) -> dict[int, str]:
         """Ask the given ranks to write their Python stacks (SIGUSR1 → faulthandler)."""
         for rank in ranks:

@@ -141,6 +141,9 @@ def _rank_lines(
         lines.append(f"  rank {rank}: {where}")
         if len(frames) > 1:
             lines.append("           stack: " + " ← ".join(frames[:6]))
+        note = world.note(rank)
+        if note:
+            lines.append(f"           {note}")
     return lines, statuses
 
 
@@ -178,6 +181,9 @@ def crash_report(
         if frames and not status:
             where += f" at {frames[0]}"
         lines.append(f"  rank {rank}: {reason}{where}")
+        note = world.note(rank)
+        if note:
+            lines.append(f"           {note}")
         for name, hint in _SIGNAL_HINTS.items():
             if name in reason:
                 hints.append(hint)

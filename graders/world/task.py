@@ -89,6 +89,11 @@ class TaskContext:
     def mark(self, label: str) -> None:
         self._worker.recorder.mark(label)
 
+    def note(self, text: str) -> None:
+        """Say what this rank is doing (one line, replaced by the next note). If the task hangs
+        or crashes, the report shows the rank's last note: e.g. which microbatch it is at."""
+        self._worker.set_note(text)
+
     def barrier(self, ranks: tuple[int, ...] | None = None) -> None:
         """A barrier for the kit's own synchronisation (not recorded, never banned)."""
         from graders.comm.recorder import REAL

@@ -78,6 +78,10 @@ def preload() -> None:
     import torch.distributed  # noqa: F401
 
     torch.set_num_threads(1)
+    # The first backward of a process imports this (and sympy) lazily, ~0.7 s: pay it once here
+    # rather than in every rank of every world, where it can miss a task's deadline.
+    import torch.fx.experimental.symbolic_shapes  # noqa: F401
+
     import graders.comm.recorder  # noqa: F401
     import graders.comm.trace  # noqa: F401
     import graders.world.student  # noqa: F401
@@ -104,6 +108,7 @@ class Worker:
         self.dir = args.dir
         self.conn = Connection(args.conn_fd)
         self.status_fd = os.open(os.path.join(self.dir, f"status-{self.rank}"), os.O_RDWR | os.O_CREAT)
+        self.note_fd = os.open(os.path.join(self.dir, f"note-{self.rank}"), os.O_RDWR | os.O_CREAT)
         self.stack_file = open(os.path.join(self.dir, f"stack-{self.rank}"), "w+")  # noqa: SIM115
         faulthandler.enable(file=self.stack_file, all_threads=True)
         faulthandler.register(signal.SIGUSR1, file=self.stack_file, all_threads=True, chain=False)
@@ -155,6 +160,11 @@ class Worker:
             self.groups[key] = dist.new_group(list(key))
         return self.groups[key]
 
+    def set_note(self, text: str) -> None:
+        """What the grader says this rank is doing, shown in a hang or crash report."""
+        data = text.encode("utf-8", "replace")[:1000]
+        os.pwrite(self.note_fd, data.ljust(1024, b" "), 0)
+
     def serve(self) -> None:
         from graders.world import wire
 
@@ -197,6 +207,7 @@ class Worker:
         sys.__stdout__.flush()
         os.ftruncate(1, 0)  # the log is opened O_APPEND: each task starts a fresh one
         purge_student_modules()
+        self.set_note("")
         reset_numerics(message.get("seed", 0))
         fn = resolve(message["task"])
         location = ImplLocation(*message["location"])

@@ -1,0 +1,1 @@
+"""Chapter 7 graders: pipeline schedules, their bubble, and a real pipeline executor."""
