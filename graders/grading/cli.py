@@ -1,10 +1,9 @@
-"""``dtlab grade`` (a folder of submissions) and ``dtlab demo`` (the bundled samples)."""
+"""``dtlab grade`` (a class's submissions), ``dtlab demo`` (the bundled samples of chapter 2)."""
 
 from __future__ import annotations
 
 import argparse
 import sys
-import time
 from pathlib import Path
 
 from graders import catalog
@@ -12,39 +11,63 @@ from graders.impl import KIT_ROOT
 
 
 def _grade(args: argparse.Namespace) -> int:
-    from graders.grading import batch
+    from graders.grading import batch, intake, outputs, sandbox
+    from graders.grading.runner import Settings
 
     if args.chapter not in catalog.CHAPTERS:
         print(f"unknown chapter {args.chapter}; choose from {', '.join(catalog.CHAPTERS)}", file=sys.stderr)
         return 2
     try:
-        submissions = batch.discover(Path(args.submissions))
-    except FileNotFoundError as exc:
+        staged = intake.discover(Path(args.submissions), args.chapter, args.assignment)
+        roster = outputs.read_roster(Path(args.roster)) if args.roster else {}
+    except (FileNotFoundError, ValueError) as exc:
         print(exc, file=sys.stderr)
         return 2
-    out = Path(args.out)
-    started = time.monotonic()
-    total = len(submissions)
-    done = []
-
-    def progress(result):
-        done.append(result)
-        earned, possible = result.book.total
-        print(
-            f"[{len(done)}/{total}] {result.submission.student_id}: {earned}/{possible} "
-            f"({result.seconds:.1f} s){' · ' + result.error.splitlines()[0] if result.error else ''}",
-            flush=True,
-        )
-
-    results = batch.grade_all(
-        submissions, args.chapter, args.profile, args.jobs, args.timeout, args.deadline, progress
+    limits = sandbox.Limits(
+        wall_s=args.timeout,
+        memory_mb=args.memory_mb,
+        process_memory_mb=min(args.memory_mb, 3072),
+        pids=args.pids,
     )
-    batch.write_outputs(results, args.chapter, out, args.lang)
-    print()
-    print(batch.render_gradebook(results, args.chapter))
+    settings = Settings(args.chapter, args.profile, args.deadline, limits)
+    out = Path(args.out)
     print(
-        f"\n{total} submission(s) graded in {time.monotonic() - started:.1f} s → {out / 'grades.csv'}, "
-        f"{out / 'feedback'}/"
+        f"grading {len(staged)} submission(s) of {args.chapter} ({args.profile} profile) → {out}", flush=True
+    )
+    try:
+        outcome = batch.grade_batch(
+            staged,
+            settings,
+            out,
+            jobs=args.jobs,
+            executor=args.executor,
+            scheduler=args.scheduler,
+            force=args.force,
+            progress=batch.Progress(len(staged)),
+        )
+    except KeyboardInterrupt:
+        print(
+            f"\ninterrupted: finished students are kept in {out / '.dtlab' / 'results'}; "
+            "run the same command again to grade the rest",
+            file=sys.stderr,
+        )
+        return 130
+    outputs.write_all(
+        outcome.results,
+        args.chapter,
+        out,
+        assignment=args.assignment,
+        duedate=args.duedate,
+        roster=roster,
+        lang=args.lang,
+    )
+    print()
+    print(batch.render_gradebook(outcome.results, args.chapter))
+    print()
+    print(batch.summary(outcome, args.chapter))
+    print(
+        f"\n→ {out / 'grades.csv'} (nbgrader columns), {out / 'grades_wide.csv'}, "
+        f"{out / 'feedback'}/ (.md, .html), {out / 'gradescope'}/<student>/results.json"
     )
     return 0
 
@@ -56,17 +79,31 @@ def _demo(args: argparse.Namespace) -> int:
 
 
 def _common(parser: argparse.ArgumentParser, out_default: str) -> None:
-    parser.add_argument("--out", default=out_default, help="folder for grades.csv and feedback/")
-    parser.add_argument("--jobs", type=int, default=2, help="submissions graded at once")
+    parser.add_argument("--out", default=out_default, help="folder for the gradebooks, feedback and results")
+    parser.add_argument("--jobs", type=int, default=2, help="submissions graded at once (default 2)")
     parser.add_argument("--profile", default="grading", choices=("grading", "student", "ci"))
     parser.add_argument("--timeout", type=float, default=600.0, help="wall-clock limit per submission (s)")
     parser.add_argument("--deadline", type=float, default=None, help="deadline of one task in the world (s)")
+    parser.add_argument("--memory-mb", type=int, default=6144, help="memory ceiling per submission (MB)")
+    parser.add_argument("--pids", type=int, default=256, help="process ceiling per submission")
+    parser.add_argument("--roster", default=None, help="CSV with id, first_name, last_name, email")
+    parser.add_argument("--assignment", default=None, help="assignment name (default: the chapter)")
+    parser.add_argument("--duedate", default="", help="due date for grades.csv (ISO 8601)")
+    parser.add_argument("--executor", default="local", choices=("local", "dask"))
+    parser.add_argument("--scheduler", default=None, help="Dask scheduler address (with --executor dask)")
+    parser.add_argument("--force", action="store_true", help="regrade students that already have a result")
     parser.add_argument("--lang", default="en", choices=("en", "vi"))
 
 
 def add_commands(sub) -> None:
-    grade = sub.add_parser("grade", help="grade a folder of submissions (one sub-folder per student)")
-    grade.add_argument("submissions", help="folder with one sub-folder per student")
+    grade = sub.add_parser(
+        "grade",
+        help="grade a class's submissions (folders, zips, or nbgrader's submitted/ layout)",
+        description="Grade every submission in SUBMISSIONS: a folder per student, a zip per student, "
+        "or nbgrader's submitted/{student}/{assignment}/ layout. Resumable: finished students are "
+        "kept in OUT/.dtlab/results and not graded again.",
+    )
+    grade.add_argument("submissions", help="folder of submissions")
     grade.add_argument("--chapter", required=True)
     _common(grade, "out/grades")
     grade.set_defaults(func=_grade)
