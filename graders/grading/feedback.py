@@ -51,12 +51,13 @@ def blocks(result, chapter: str, lang: str = "en") -> list[tuple]:
 
 
 def integrity_flags(result) -> list[str]:
-    """Static-scan flags, banned calls and run-time tampering, one line each."""
-    return [
-        f"{exercise_id}: {item}"
-        for exercise_id, items in sorted(result.book.integrity.items())
-        for item in items
-    ]
+    """Static-scan flags, banned calls and run-time tampering: one line per flag, with the
+    exercises it touched (a module-level finding touches every exercise of its file)."""
+    where: dict[str, list[str]] = {}
+    for exercise_id, items in sorted(result.book.integrity.items()):
+        for item in items:
+            where.setdefault(item, []).append(exercise_id)
+    return [f"{item} ({', '.join(exercises)})" for item, exercises in where.items()]
 
 
 def markdown(result, chapter: str, lang: str = "en") -> str:
