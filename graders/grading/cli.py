@@ -26,7 +26,7 @@ def _grade(args: argparse.Namespace) -> int:
     limits = sandbox.Limits(
         wall_s=args.timeout,
         memory_mb=args.memory_mb,
-        process_memory_mb=min(args.memory_mb, 3072),
+        process_memory_mb=max(512, min(3072, args.memory_mb // 2)),
         pids=args.pids,
     )
     settings = Settings(args.chapter, args.profile, args.deadline, limits)
@@ -78,6 +78,46 @@ def _demo(args: argparse.Namespace) -> int:
     return _grade(args)
 
 
+def _release(args: argparse.Namespace) -> int:
+    from graders import release
+
+    out = Path(args.out_dir)
+    if args.force and out.exists():
+        import shutil
+
+        shutil.rmtree(out)
+    try:
+        files = release.build(out)
+    except FileExistsError as exc:
+        print(f"{exc}: choose an empty folder, or --force to replace it", file=sys.stderr)
+        return 2
+    leaks = release.find_leaks(out)
+    if leaks:
+        print("the release would give answers away; nothing was published:", file=sys.stderr)
+        for leak in leaks[:20]:
+            print(f"  {leak}", file=sys.stderr)
+        return 1
+    chapters = sorted({f.split("/")[1] for f in files if f.startswith("exercises/") and f.count("/") >= 2})
+    print(f"student release in {out}: {len(files)} files, chapters {', '.join(chapters)}")
+    print("left out: " + ", ".join(release.EXCLUDE) + "; no solution line appears in it")
+    return 0
+
+
+def _gradescope_build(args: argparse.Namespace) -> int:
+    from graders.grading import gradescope
+
+    if args.chapter not in catalog.CHAPTERS:
+        print(f"unknown chapter {args.chapter}; choose from {', '.join(catalog.CHAPTERS)}", file=sys.stderr)
+        return 2
+    names = gradescope.build(Path(args.out), args.chapter, args.profile)
+    hidden = sum(1 for n in names if n.startswith("kit/hidden/"))
+    print(
+        f"{args.out}: setup.sh, run_autograder and the kit ({len(names)} files, {hidden} hidden grader files)"
+    )
+    print("upload it as the assignment's autograder (Gradescope: Configure Autograder → Zip file upload)")
+    return 0
+
+
 def _common(parser: argparse.ArgumentParser, out_default: str) -> None:
     parser.add_argument("--out", default=out_default, help="folder for the gradebooks, feedback and results")
     parser.add_argument("--jobs", type=int, default=2, help="submissions graded at once (default 2)")
@@ -85,7 +125,9 @@ def _common(parser: argparse.ArgumentParser, out_default: str) -> None:
     parser.add_argument("--timeout", type=float, default=600.0, help="wall-clock limit per submission (s)")
     parser.add_argument("--deadline", type=float, default=None, help="deadline of one task in the world (s)")
     parser.add_argument("--memory-mb", type=int, default=6144, help="memory ceiling per submission (MB)")
-    parser.add_argument("--pids", type=int, default=256, help="process ceiling per submission")
+    parser.add_argument(
+        "--pids", type=int, default=512, help="ceiling on processes and threads per submission"
+    )
     parser.add_argument("--roster", default=None, help="CSV with id, first_name, last_name, email")
     parser.add_argument("--assignment", default=None, help="assignment name (default: the chapter)")
     parser.add_argument("--duedate", default="", help="due date for grades.csv (ISO 8601)")
@@ -107,6 +149,22 @@ def add_commands(sub) -> None:
     grade.add_argument("--chapter", required=True)
     _common(grade, "out/grades")
     grade.set_defaults(func=_grade)
+
+    rel = sub.add_parser(
+        "release",
+        help="build the student repository (stubs, public graders, docs; no solutions, hidden graders)",
+    )
+    rel.add_argument("out_dir", help="empty folder for the release")
+    rel.add_argument("--force", action="store_true", help="replace OUT_DIR if it exists")
+    rel.set_defaults(func=_release)
+
+    gradescope = sub.add_parser("gradescope", help="Gradescope autograder")
+    gradescope_sub = gradescope.add_subparsers(dest="gradescope_command", required=True)
+    gs_build = gradescope_sub.add_parser("build", help="write the autograder zip (setup.sh, run_autograder)")
+    gs_build.add_argument("--chapter", required=True)
+    gs_build.add_argument("--out", default="out/autograder.zip")
+    gs_build.add_argument("--profile", default="grading", choices=("grading", "student", "ci"))
+    gs_build.set_defaults(func=_gradescope_build)
 
     demo = sub.add_parser("demo", help="grade the bundled sample submissions of chapter 2")
     _common(demo, "out/demo")

@@ -79,13 +79,13 @@ def discover(root: Path, chapter: str, assignment: str | None = None) -> list[St
         for student in _children(submitted):
             folder = student / assignment
             if folder.is_dir():
-                item = stage(_folder_entries(folder), student.name, chapter, modules, str(folder))
+                item = stage(folder_entries(folder), student.name, chapter, modules, str(folder))
                 item.timestamp = _nbgrader_timestamp(folder) or item.timestamp
                 staged.append(item)
     else:
         for entry in _children(root, with_files=True):
             if entry.is_dir() and not entry.is_symlink():
-                staged.append(stage(_folder_entries(entry), entry.name, chapter, modules, str(entry)))
+                staged.append(stage(folder_entries(entry), entry.name, chapter, modules, str(entry)))
             elif entry.suffix == ".zip" and entry.is_file():
                 staged.append(_stage_zip(entry, chapter, modules))
     ids = [s.student_id for s in staged]
@@ -109,7 +109,7 @@ def student_id_of(name: str) -> str:
     return cleaned[:100]
 
 
-def _folder_entries(folder: Path, max_entries: int = 2000) -> list[Entry]:
+def folder_entries(folder: Path, max_entries: int = 2000) -> list[Entry]:
     entries = []
     for path in sorted(folder.rglob("*")):
         if len(entries) >= max_entries:

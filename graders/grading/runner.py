@@ -78,8 +78,10 @@ def prepare(staged: Staged, settings: Settings, base: Path) -> Path:
     graders_dir = workdir / "suite"
     graders_dir.mkdir()
     for path in grader_files(settings.chapter, Path(settings.kit_root)):
-        prefix = "hidden_" if path.parent.parent.name == "hidden" else ""
-        shutil.copyfile(path, graders_dir / (prefix + path.name))
+        target = graders_dir / path.name
+        if target.exists():  # a hidden file named like a public one
+            target = graders_dir / f"test_hidden_{path.name.removeprefix('test_')}"
+        shutil.copyfile(path, target)
     (graders_dir / "pytest.ini").write_text("[pytest]\n")
     (workdir / "tmp").mkdir()
     return workdir
