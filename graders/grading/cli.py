@@ -118,6 +118,26 @@ def _gradescope_build(args: argparse.Namespace) -> int:
     return 0
 
 
+def _nbgrader_init(args: argparse.Namespace) -> int:
+    from graders.grading import nbgrader
+
+    chapters = args.chapters or list(catalog.CHAPTERS)
+    unknown = [c for c in chapters if c not in catalog.CHAPTERS]
+    if unknown:
+        print(
+            f"unknown chapter(s) {', '.join(unknown)}; choose from {', '.join(catalog.CHAPTERS)}",
+            file=sys.stderr,
+        )
+        return 2
+    for path in nbgrader.init(Path(args.course_dir), chapters):
+        print(f"wrote {path}")
+    print(
+        f"next: cd {args.course_dir} && nbgrader generate_assignment {chapters[0]}; after collecting, "
+        f"nbgrader autograde {chapters[0]} (or dtlab grade {args.course_dir} --chapter {chapters[0]})"
+    )
+    return 0
+
+
 def _common(parser: argparse.ArgumentParser, out_default: str) -> None:
     parser.add_argument("--out", default=out_default, help="folder for the gradebooks, feedback and results")
     parser.add_argument("--jobs", type=int, default=2, help="submissions graded at once (default 2)")
@@ -165,6 +185,13 @@ def add_commands(sub) -> None:
     gs_build.add_argument("--out", default="out/autograder.zip")
     gs_build.add_argument("--profile", default="grading", choices=("grading", "student", "ci"))
     gs_build.set_defaults(func=_gradescope_build)
+
+    nb = sub.add_parser("nbgrader", help="nbgrader course for the kit's chapters")
+    nb_sub = nb.add_subparsers(dest="nbgrader_command", required=True)
+    nb_init = nb_sub.add_parser("init", help="lay out an nbgrader course: one notebook per chapter")
+    nb_init.add_argument("course_dir")
+    nb_init.add_argument("--chapters", nargs="*", default=None, help="default: every chapter")
+    nb_init.set_defaults(func=_nbgrader_init)
 
     demo = sub.add_parser("demo", help="grade the bundled sample submissions of chapter 2")
     _common(demo, "out/demo")
