@@ -198,8 +198,8 @@ def stage(entries: list[Entry], student: str, chapter: str, modules: tuple[str, 
                 files[base] = entry.read()
             except _TooLarge:
                 notes.append(f"ignored {entry.path}: larger than {MAX_FILE_BYTES // 1024} KB")
-            except OSError as exc:
-                notes.append(f"ignored {entry.path}: unreadable ({exc})")
+            except Exception as exc:  # noqa: BLE001 - a broken or lying archive entry, whatever the error
+                notes.append(f"ignored {entry.path}: unreadable ({type(exc).__name__}: {exc})")
         else:
             ignored += 1
     if ignored:

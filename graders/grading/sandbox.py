@@ -414,7 +414,7 @@ def detect() -> Isolation:
             import subprocess
 
             out = subprocess.run(
-                [sys.executable, "-m", "graders.grading.sandbox", "--probe"],
+                [sys.executable, "-P", "-m", "graders.grading.sandbox", "--probe"],
                 capture_output=True,
                 text=True,
                 timeout=60,
