@@ -122,8 +122,10 @@ class LocalGrader:
     def __init__(self, jobs: int) -> None:
         from graders.grading.warm import WarmServer
 
+        sandbox.require_safe(sandbox.detect())
         sandbox.remove_stale_cgroups()
-        self.base = Path(tempfile.mkdtemp(prefix="dtlab-grade-"))
+        _remove_stale_work_folders()
+        self.base = Path(tempfile.mkdtemp(prefix=f"dtlab-grade-{os.getpid()}-"))
         os.chmod(self.base, 0o755)
         self.server = WarmServer(str(self.base))
         self.server.start()  # once, before the first submission: its start is no submission's time
@@ -141,6 +143,14 @@ class LocalGrader:
     def close(self) -> None:
         self.server.close()
         shutil.rmtree(self.base, ignore_errors=True)
+
+
+def _remove_stale_work_folders() -> None:
+    """Work folders of batches that were killed (``dtlab-grade-<pid>-*`` whose pid is gone)."""
+    for path in Path(tempfile.gettempdir()).glob("dtlab-grade-*-*"):
+        owner = path.name.split("-")[2]
+        if owner.isdigit() and not os.path.exists(f"/proc/{owner}"):
+            shutil.rmtree(path, ignore_errors=True)
 
 
 def _grade_locally(todo: list[Staged], settings: Settings, jobs: int, finished) -> None:

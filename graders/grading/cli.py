@@ -45,6 +45,9 @@ def _grade(args: argparse.Namespace) -> int:
             force=args.force,
             progress=batch.Progress(len(staged)),
         )
+    except sandbox.UnsafeIsolation as exc:
+        print(exc, file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         print(
             f"\ninterrupted: finished students are kept in {out / '.dtlab' / 'results'}; "

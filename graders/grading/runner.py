@@ -229,8 +229,12 @@ def _signal(pid: int, signum: int) -> None:
 def _interpret(
     staged: Staged, settings: Settings, messages: list[dict], timed_out: bool, hit: list[str], workdir: Path
 ) -> StudentResult:
-    report = next((m for m in messages if "report" in m), None)
     status = next((m["status"] for m in messages if "status" in m), {})
+    reports = [m for m in messages if "report" in m]
+    # The driver's own report is the last one it wrote, and it counts only if the driver then
+    # ended by itself or was stopped by us: a driver killed from inside the tree reported nothing.
+    killed_inside = status.get("signal") and not status.get("terminated")
+    report = reports[-1] if reports and not killed_inside else None
     driver_error = next((m["driver_error"] for m in messages if "driver_error" in m), "")
     limits = settings.limits
     error, kind = "", ""

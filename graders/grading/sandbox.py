@@ -166,8 +166,8 @@ def apply_rlimits(limits: Limits, as_root: bool) -> None:
         resource.RLIMIT_CORE: 0,
     }
     if not as_root:
-        # Counts every process of this uid; a root-owned tree is bounded by the cgroup instead.
-        wanted[resource.RLIMIT_NPROC] = _processes_of_this_user() + limits.pids
+        # Counts every thread of this uid; a root-owned tree is bounded by the cgroup instead.
+        wanted[resource.RLIMIT_NPROC] = _threads_of_this_user() + limits.pids
     for which, value in wanted.items():
         soft, hard = resource.getrlimit(which)
         if hard != resource.RLIM_INFINITY:
@@ -175,15 +175,16 @@ def apply_rlimits(limits: Limits, as_root: bool) -> None:
         resource.setrlimit(which, (value, value))
 
 
-def _processes_of_this_user() -> int:
+def _threads_of_this_user() -> int:
+    """What RLIMIT_NPROC counts: the threads of every process of this uid."""
     uid = os.getuid()
     count = 0
     for entry in os.listdir("/proc"):
         if entry.isdigit():
             try:
                 if os.stat(f"/proc/{entry}").st_uid == uid:
-                    count += 1
-            except OSError:
+                    count += int(Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()[17])
+            except (OSError, ValueError, IndexError):
                 pass
     return count
 
@@ -332,7 +333,7 @@ def _cgroup_version(limits: Limits) -> tuple[str, str]:
 
 
 def remove_stale_cgroups(prefix: str = "dtlab-") -> None:
-    """Remove empty cgroups left by an interrupted batch."""
+    """Remove the empty cgroups of batches that are gone (``dtlab-<batch pid>-<submission>``)."""
     bases = []
     try:
         bases.append(_v2_base())
@@ -345,6 +346,9 @@ def remove_stale_cgroups(prefix: str = "dtlab-") -> None:
             pass
     for base in bases:
         for path in base.glob(prefix + "*"):
+            owner = path.name[len(prefix) :].split("-", 1)[0]
+            if not owner.isdigit() or os.path.exists(f"/proc/{owner}"):
+                continue  # a live batch's (or the probe's): not ours to touch
             try:
                 if not (path / "cgroup.procs").read_text().strip():
                     path.rmdir()
@@ -359,20 +363,43 @@ def probe() -> Isolation:
     """Which layers work here (call it in a fresh, single-threaded process)."""
     notes = []
     as_root = os.geteuid() == 0
-    cgroup, why = _cgroup_version(Limits())
+    off = os.environ.get("DTLAB_SANDBOX") == "off"
+    cgroup, why = ("", "cgroup disabled by DTLAB_SANDBOX=off") if off else _cgroup_version(Limits())
     if not cgroup:
         notes.append(why + ": memory and process ceilings are per process only")
-    namespaces = pivot = False
+    namespaces = pivot = drop_uid = False
     if as_root:
-        namespaces, pivot, why = _probe_namespaces()
+        namespaces, pivot, why = (
+            (False, False, "namespaces disabled by DTLAB_SANDBOX=off") if off else _probe_namespaces()
+        )
         if why:
             notes.append(why)
+        drop_uid = pivot or _uid_can_run_python(BASE_UID)
+        if not drop_uid:
+            notes.append(f"uid {BASE_UID} cannot read the Python installation: graded code would run as root")
     else:
         notes.append(
-            "not root: no namespaces (the graded code shares the network and file system view "
-            "of the grading user) and no uid switch"
+            "not root: graded code runs as the grading user, with that user's view of files, "
+            "processes and network (run the batch as root, e.g. in a container, for every layer)"
         )
-    return Isolation(namespaces, pivot, cgroup, as_root, tuple(notes))
+    return Isolation(namespaces, pivot, cgroup, drop_uid, tuple(notes))
+
+
+def _uid_can_run_python(uid: int) -> bool:
+    """Whether ``uid`` can read everything the driver may still import (without a new root)."""
+    paths = [path for path, _ in system_binds() if os.path.isdir(path)]  # listed while still root
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.setgroups([])
+            os.setgid(uid)
+            os.setuid(uid)
+            ok = all(os.access(path, os.R_OK | os.X_OK) for path in paths)
+            os._exit(0 if ok else 1)
+        except BaseException:  # noqa: BLE001 - whatever happens, the child must not return
+            os._exit(1)
+    _, status = os.waitpid(pid, 0)
+    return os.waitstatus_to_exitcode(status) == 0
 
 
 def _probe_namespaces() -> tuple[bool, bool, str]:
@@ -404,12 +431,28 @@ def _probe_namespaces() -> tuple[bool, bool, str]:
 _PROBED: Isolation | None = None
 
 
+class UnsafeIsolation(RuntimeError):
+    """Graded code would run as root: refused unless ``DTLAB_SANDBOX=unsafe``."""
+
+
+def require_safe(isolation: Isolation) -> None:
+    if os.geteuid() == 0 and not isolation.drop_uid and os.environ.get("DTLAB_SANDBOX") != "unsafe":
+        raise UnsafeIsolation(
+            "refusing to run graded code as root without an unprivileged uid to switch to "
+            f"({isolation.describe()}); set DTLAB_SANDBOX=unsafe to do it anyway"
+        )
+
+
 def detect() -> Isolation:
-    """:func:`probe`, run once per process in a fresh interpreter (``DTLAB_SANDBOX=off`` disables)."""
+    """:func:`probe`, run once per process in a fresh interpreter.
+
+    ``DTLAB_SANDBOX=off`` turns the namespaces and the cgroup off (the uid switch stays: graded
+    code never runs as root unless ``DTLAB_SANDBOX=unsafe``).
+    """
     global _PROBED
     if _PROBED is None:
-        if os.environ.get("DTLAB_SANDBOX") == "off":
-            _PROBED = Isolation(notes=("sandbox disabled by DTLAB_SANDBOX=off",))
+        if os.environ.get("DTLAB_SANDBOX") == "unsafe":
+            _PROBED = Isolation(notes=("sandbox disabled by DTLAB_SANDBOX=unsafe",))
         else:
             import subprocess
 
