@@ -27,7 +27,7 @@ from graders.impl import KIT_ROOT
 from graders.results import FAILED, Gradebook
 
 REPORT_LIMIT = 32 * 1024 * 1024
-TEARDOWN_GRACE = 3.0  # seconds the driver may take to shut its world down once it has reported
+TEARDOWN_GRACE = 0.0  # seconds the driver may take to shut its world down once it has reported
 
 
 @dataclass(frozen=True)
