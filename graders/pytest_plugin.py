@@ -105,6 +105,11 @@ def _gradebook(config: pytest.Config) -> Gradebook:
     return config.stash[_GRADEBOOK]
 
 
+def gradebook_of(config: pytest.Config) -> Gradebook:
+    """The run's gradebook (complete once the terminal summary has been written)."""
+    return _gradebook(config)
+
+
 @pytest.fixture(scope="session")
 def impl(request: pytest.FixtureRequest) -> Impl:
     return Impl.resolve(request.config.getoption("impl"))

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The kit's test command: its own tests, then every chapter's graders against the reference solutions.
+# The kit's test command: its own tests, then every chapter's graders (public and hidden) against the
+# reference solutions.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-exec .venv/bin/python -m pytest tests exercises --impl solutions --hypothesis-profile ci --dtlab-deadline 5 -q "$@"
+exec .venv/bin/python -m pytest tests exercises hidden --impl solutions --hypothesis-profile ci --dtlab-deadline 5 -q "$@"

@@ -1,6 +1,7 @@
 """Chapter 7's machinery: the dependency simulator, torch's schedules, timelines and figures,
 and the hang report of a deadlocking schedule."""
 
+import base64
 from fractions import Fraction
 from types import SimpleNamespace
 
@@ -20,8 +21,8 @@ from graders.chapters.ch7.simulator import (
     simulate,
 )
 from graders.errors import BannedCall, GradingFailure, TaskHang
-from graders.grading.batch import StudentResult, Submission, _write_figures
-from graders.grading.feedback import markdown
+from graders.grading.feedback import markdown, write_figures
+from graders.grading.runner import StudentResult
 from graders.impl import KIT_ROOT, Impl
 from graders.results import FAILED, Gradebook
 from graders.world.pool import WorldPool
@@ -150,12 +151,12 @@ def test_batch_feedback_links_the_figures(tmp_path):
         ["figures/ch7.gpipe_schedule.order-timeline.png"],
     )
     result = StudentResult(
-        Submission("ann", tmp_path),
+        "ann",
         book,
         1.0,
-        figures={"figures/ch7.gpipe_schedule.order-timeline.png": b"PNG"},
+        figures={"figures/ch7.gpipe_schedule.order-timeline.png": base64.b64encode(b"PNG").decode()},
     )
-    _write_figures(result, tmp_path)
+    write_figures(result, tmp_path)
     assert (tmp_path / "ann-figures/ch7.gpipe_schedule.order-timeline.png").read_bytes() == b"PNG"
     assert "![order](ann-figures/ch7.gpipe_schedule.order-timeline.png)" in markdown(result, "ch7")
 

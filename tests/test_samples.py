@@ -40,7 +40,7 @@ def graded(kit_root, tmp_path_factory):
         timeout=900,
     )
     assert run.returncode == 0, run.stdout + run.stderr
-    with open(out / "grades.csv") as fh:
+    with open(out / "grades_wide.csv") as fh:
         rows = {row["student_id"]: row for row in csv.DictReader(fh)}
     return out, rows, run.stdout
 
@@ -49,6 +49,19 @@ def test_scores(graded):
     _, rows, _ = graded
     assert {sid: int(row["score"]) for sid, row in rows.items()} == EXPECTED_SCORES
     assert all(row["max_score"] == "20" for row in rows.values())
+
+
+def test_grades_csv_has_nbgrader_export_columns(graded):
+    out, _, _ = graded
+    with open(out / "grades.csv") as fh:
+        reader = csv.DictReader(fh)
+        rows = {row["student_id"]: row for row in reader}
+    assert reader.fieldnames == [
+        "assignment", "duedate", "timestamp", "student_id", "last_name", "first_name", "email",
+        "raw_score", "late_submission_penalty", "score", "max_score",
+    ]  # fmt: skip
+    assert {sid: float(row["score"]) for sid, row in rows.items()} == EXPECTED_SCORES
+    assert rows["alice"]["assignment"] == "ch2" and rows["alice"]["max_score"] == "20.0"
 
 
 def feedback(graded, student):

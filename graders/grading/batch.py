@@ -1,230 +1,289 @@
-"""Grade a folder of submissions, each in its own process tree, and write the gradebook.
+"""Grade a class: many submissions, in parallel, resumably, each in its own sandbox.
 
-Every submission is graded by a fresh ``pytest`` process running the kit's chapter graders with
-``--impl`` pointing at a private copy of the submission's files, the deterministic ``grading``
-hypothesis profile, and a wall-clock limit. One submission that hangs, crashes or misbehaves
-cannot touch another: it only has its own processes and its own work folder.
+:func:`grade_batch` takes the staged submissions (:mod:`graders.grading.intake`), skips the
+students whose stored result is still valid (:mod:`graders.grading.store`), grades the others
+with ``jobs`` at a time, on this machine (threads driving one warm server) or on a Dask
+cluster, and saves each result the moment it is complete. The teacher-facing files are written
+only once every student has a result (:mod:`graders.grading.outputs`).
 """
 
 from __future__ import annotations
 
-import csv
 import os
+import queue
 import shutil
-import subprocess
+import statistics
 import sys
 import tempfile
+import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from collections import Counter
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from graders import catalog
-from graders.impl import KIT_ROOT
-from graders.results import FAILED, Gradebook
-
-SUBMISSION_TIMEOUT = 600.0
-
-
-@dataclass(frozen=True)
-class Submission:
-    student_id: str
-    path: Path
+from graders.grading import runner, sandbox
+from graders.grading.intake import Staged
+from graders.grading.outputs import failure_kinds
+from graders.grading.runner import Settings, StudentResult
+from graders.grading.store import ResultStore
 
 
 @dataclass
-class StudentResult:
-    submission: Submission
-    book: Gradebook
-    seconds: float
-    error: str = ""  # why grading itself failed (timeout, no report)
-    notes: list[str] = field(default_factory=list)
-    figures: dict[str, bytes] = field(default_factory=dict)  # report-relative path -> PNG bytes
+class BatchOutcome:
+    results: list[StudentResult]  # every student, in id order (fresh and resumed)
+    graded: list[str] = field(default_factory=list)  # graded in this run
+    resumed: list[str] = field(default_factory=list)  # taken from a previous run
+    seconds: float = 0.0
+    isolation: str = ""
 
 
-def discover(submissions_dir: Path) -> list[Submission]:
-    """One submission per sub-folder, in name order."""
-    if not submissions_dir.is_dir():
-        raise FileNotFoundError(f"{submissions_dir} is not a folder of submissions")
-    return [
-        Submission(entry.name, entry)
-        for entry in sorted(submissions_dir.iterdir())
-        if entry.is_dir() and not entry.name.startswith(".")
-    ]
+class Progress:
+    """One line per finished student, with a bar and an estimate of the time left."""
+
+    def __init__(self, total: int, stream=None) -> None:
+        self.total = total
+        self.done = 0
+        self.started = time.monotonic()
+        self.stream = stream or sys.stdout
+        self.lock = threading.Lock()
+
+    def __call__(self, result: StudentResult, resumed: bool = False) -> None:
+        with self.lock:
+            self.done += 1
+            elapsed = time.monotonic() - self.started
+            width = 20
+            filled = round(width * self.done / max(1, self.total))
+            left = self.total - self.done
+            eta = f" · eta {_clock(elapsed / max(1, self.done) * left)}" if left and not resumed else ""
+            earned, possible = result.book.total
+            why = f" · {result.error.splitlines()[0][:70]}" if result.error else ""
+            how = "resumed" if resumed else f"{result.seconds:5.1f} s"
+            self.stream.write(
+                f"[{'#' * filled}{'.' * (width - filled)}] {self.done:>3}/{self.total} "
+                f"{result.student_id:<20} {earned:>3}/{possible:<3} {how}{eta}{why}\n"
+            )
+            self.stream.flush()
 
 
-def stage(submission: Submission, chapter: str, workdir: Path) -> tuple[Path, list[str]]:
-    """Copy the chapter's expected files (and nothing else) into ``workdir/<chapter>``."""
-    chapter_dir = workdir / "impl" / chapter
-    chapter_dir.mkdir(parents=True)
-    source = submission.path / chapter if (submission.path / chapter).is_dir() else submission.path
-    notes = []
-    for module in catalog.CHAPTERS[chapter].modules:
-        candidate = source / f"{module}.py"
-        if candidate.is_file() and not candidate.is_symlink():
-            shutil.copyfile(candidate, chapter_dir / candidate.name)
-        else:
-            notes.append(f"{module}.py is missing from the submission")
-    return chapter_dir.parent, notes
+def _clock(seconds: float) -> str:
+    seconds = int(seconds)
+    return f"{seconds // 60}:{seconds % 60:02d}"
 
 
-def grade_one(
-    submission: Submission,
-    chapter: str,
-    profile: str,
-    timeout: float = SUBMISSION_TIMEOUT,
-    deadline: float | None = None,
-) -> StudentResult:
+def grade_batch(
+    staged: list[Staged],
+    settings: Settings,
+    out_dir: Path,
+    *,
+    jobs: int = 2,
+    executor: str = "local",
+    scheduler: str | None = None,
+    force: bool = False,
+    progress: Progress | None = None,
+) -> BatchOutcome:
     started = time.monotonic()
-    with tempfile.TemporaryDirectory(prefix=f"dtlab-grade-{submission.student_id}-") as tmp:
-        workdir = Path(tmp)
-        impl, notes = stage(submission, chapter, workdir)
-        report = workdir / "report.json"
-        command = [
-            sys.executable,
-            "-m",
-            "pytest",
-            str(KIT_ROOT / "exercises" / chapter),
-            f"--impl={impl}",
-            f"--hypothesis-profile={profile}",
-            f"--dtlab-report={report}",
-            "-q",
-            "-p",
-            "no:cacheprovider",
-            f"--rootdir={KIT_ROOT}",
-        ]
-        if deadline:
-            command.append(f"--dtlab-deadline={deadline}")
-        env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
-        error = ""
-        try:
-            with open(workdir / "pytest.log", "wb") as log:
-                subprocess.run(
-                    command,
-                    cwd=workdir,
-                    stdout=log,
-                    stderr=subprocess.STDOUT,
-                    env=env,
-                    timeout=timeout,
-                    start_new_session=True,
-                    check=False,
-                )
-        except subprocess.TimeoutExpired:
-            error = f"grading took longer than {timeout:g} s and was stopped"
-        if report.exists():
-            book = Gradebook.from_dict(_read_json(report))
+    store = ResultStore(out_dir, settings)
+    todo, results, resumed = [], {}, []
+    for item in staged:
+        previous = None if force else store.load(item.student_id, item.digest)
+        if previous is not None:
+            results[item.student_id] = previous
+            resumed.append(item.student_id)
+            if progress:
+                progress(previous, resumed=True)
         else:
-            error = error or "the graders produced no report:\n" + _tail(workdir / "pytest.log")
-            book = Gradebook(impl=submission.student_id, profile=profile)
-        _fill_unreported(book, chapter, error)
-        figures = _read_figures(book, workdir)
-    return StudentResult(submission, book, time.monotonic() - started, error, notes, figures)
+            todo.append(item)
 
-
-def _read_figures(book: Gradebook, workdir: Path) -> dict[str, bytes]:
-    """The PNG files the report lists, read before the work folder goes away."""
-    found = {}
-    for part in book.parts.values():
-        for name in part.figures:
-            path = (workdir / name).resolve()
-            if path.is_file() and path.is_relative_to(workdir.resolve()):
-                found[name] = path.read_bytes()
-    return found
-
-
-def _fill_unreported(book: Gradebook, chapter: str, error: str) -> None:
-    """Every exercise of the chapter appears in the gradebook, failed if it was never graded."""
-    for exercise in catalog.CHAPTERS[chapter].exercises:
-        for part in exercise.parts:
-            if f"{exercise.id}::{part}" not in book.parts:
-                book.record(exercise.id, part, FAILED, "internal", error or "not graded")
-
-
-def _read_json(path: Path) -> dict:
-    import json
-
-    return json.loads(path.read_text())
-
-
-def _tail(path: Path, nbytes: int = 2000) -> str:
-    try:
-        return path.read_bytes()[-nbytes:].decode("utf-8", "replace")
-    except OSError:
-        return ""
-
-
-def grade_all(
-    submissions: list[Submission],
-    chapter: str,
-    profile: str = "grading",
-    jobs: int = 1,
-    timeout: float = SUBMISSION_TIMEOUT,
-    deadline: float | None = None,
-    progress=None,
-) -> list[StudentResult]:
-    def work(submission: Submission) -> StudentResult:
-        result = grade_one(submission, chapter, profile, timeout, deadline)
+    def finished(result: StudentResult) -> None:
+        store.save(result)
+        results[result.student_id] = result
         if progress:
             progress(result)
-        return result
 
-    with ThreadPoolExecutor(max_workers=max(1, jobs)) as executor:
-        return list(executor.map(work, submissions))
+    if todo:
+        if executor == "dask":
+            _grade_with_dask(todo, settings, scheduler, finished)
+        else:
+            _grade_locally(todo, settings, jobs, finished)
+    return BatchOutcome(
+        [results[item.student_id] for item in staged if item.student_id in results],
+        [item.student_id for item in todo],
+        resumed,
+        time.monotonic() - started,
+        sandbox.detect().describe(),
+    )
 
 
-# -- outputs ----------------------------------------------------------------------------------
+class LocalGrader:
+    """Grades submissions on this machine: one warm server, ``jobs`` submissions at a time."""
+
+    def __init__(self, jobs: int) -> None:
+        from graders.grading.warm import WarmServer
+
+        sandbox.require_safe(sandbox.detect())
+        sandbox.remove_stale_cgroups()
+        _remove_stale_work_folders()
+        self.base = Path(tempfile.mkdtemp(prefix=f"dtlab-grade-{os.getpid()}-"))
+        os.chmod(self.base, 0o755)
+        self.server = WarmServer(str(self.base))
+        self.server.start()  # once, before the first submission: its start is no submission's time
+        self.slots: queue.Queue[int] = queue.Queue()
+        for slot in range(max(1, jobs)):
+            self.slots.put(slot)
+
+    def grade(self, item: Staged, settings: Settings) -> StudentResult:
+        slot = self.slots.get()
+        try:
+            return runner.grade(item, settings, self.server, self.base, slot)
+        finally:
+            self.slots.put(slot)
+
+    def close(self) -> None:
+        self.server.close()
+        shutil.rmtree(self.base, ignore_errors=True)
 
 
-def write_outputs(results: list[StudentResult], chapter: str, out_dir: Path, lang: str = "en") -> None:
-    out_dir.mkdir(parents=True, exist_ok=True)
+def _remove_stale_work_folders() -> None:
+    """Work folders of batches that were killed (``dtlab-grade-<pid>-*`` whose pid is gone)."""
+    for path in Path(tempfile.gettempdir()).glob("dtlab-grade-*-*"):
+        owner = path.name.split("-")[2]
+        if owner.isdigit() and not os.path.exists(f"/proc/{owner}"):
+            shutil.rmtree(path, ignore_errors=True)
+
+
+def _grade_locally(todo: list[Staged], settings: Settings, jobs: int, finished) -> None:
+    grader = LocalGrader(jobs)
+    stop = threading.Event()
+
+    def work(item: Staged) -> StudentResult | None:
+        if stop.is_set():
+            return None
+        result = grader.grade(item, settings)
+        return None if stop.is_set() else result  # a result cut short by an interrupt is not kept
+
+    pool = ThreadPoolExecutor(max_workers=max(1, jobs))
+    try:
+        pending = {pool.submit(work, item) for item in todo}
+        while pending:
+            done, pending = wait(pending, timeout=0.5, return_when=FIRST_COMPLETED)
+            for future in done:
+                result = future.result()
+                if result is not None:
+                    finished(result)
+    except BaseException:
+        stop.set()
+        grader.server.close()  # its death takes every supervisor, driver and worker with it
+        raise
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+        grader.close()
+
+
+# -- Dask ------------------------------------------------------------------------------------------
+
+_WORKER_GRADER: LocalGrader | None = None
+_WORKER_LOCK = threading.Lock()
+
+
+def grade_on_worker(item: dict, settings: dict) -> dict:
+    """A Dask task: grade one submission on whichever machine runs it, with its own warm server.
+
+    The submission travels as its staged files, the result comes back as plain data; the
+    worker's kit (its ``graders`` and test files) does the grading.
+    """
+    global _WORKER_GRADER
+    with _WORKER_LOCK:
+        if _WORKER_GRADER is None:
+            _WORKER_GRADER = LocalGrader(jobs=64)
+            import atexit
+
+            atexit.register(_WORKER_GRADER.close)
+    staged = Staged(**item)
+    limits = sandbox.Limits(**settings.pop("limits"))
+    result = _WORKER_GRADER.grade(staged, Settings(**settings, limits=limits))
+    return result.to_dict()
+
+
+def _grade_with_dask(todo: list[Staged], settings: Settings, scheduler: str | None, finished) -> None:
+    try:
+        from distributed import Client, as_completed
+    except ImportError:
+        raise SystemExit("--executor dask needs the dask extra: pip install 'dtlab[dask]'") from None
+    if not scheduler:
+        raise SystemExit("--executor dask needs --scheduler ADDRESS (tcp://host:port)")
+    plain = asdict(settings)
+    plain.pop("kit_root")  # each worker grades with its own kit
+    with Client(scheduler, timeout=60) as client:
+        futures = [
+            client.submit(
+                grade_on_worker, asdict(item), dict(plain), key=f"dtlab-{item.student_id}-{i}", pure=False
+            )
+            for i, item in enumerate(todo)
+        ]
+        try:
+            for future in as_completed(futures):
+                finished(StudentResult.from_dict(future.result()))
+        except BaseException:
+            client.cancel(futures)
+            raise
+
+
+# -- summary -----------------------------------------------------------------------------------------
+
+
+def summary(outcome: BatchOutcome, chapter: str) -> str:
+    results = outcome.results
     exercises = catalog.CHAPTERS[chapter].exercises
-    rows = []
-    for result in results:
-        by_id = {row.exercise: row for row in result.book.rows()}
-        earned, possible = result.book.total
-        row = {"student_id": result.submission.student_id}
-        row.update({e.id: by_id[e.id].points if e.id in by_id else 0 for e in exercises})
-        row.update(score=earned, max_score=possible)
-        rows.append(row)
-    _write_csv(out_dir / "grades.csv", ["student_id", *[e.id for e in exercises], "score", "max_score"], rows)
-    feedback_dir = out_dir / "feedback"
-    feedback_dir.mkdir(exist_ok=True)
-    for result in results:
-        from graders.grading.feedback import markdown
-
-        _write_figures(result, feedback_dir)
-        (feedback_dir / f"{result.submission.student_id}.md").write_text(markdown(result, chapter, lang))
-
-
-def _write_figures(result: StudentResult, feedback_dir: Path) -> None:
-    """Copy the student's figures to ``feedback/<student>-figures/`` and point the parts at them."""
-    if not result.figures:
-        return
-    folder = f"{result.submission.student_id}-figures"
-    (feedback_dir / folder).mkdir(exist_ok=True)
-    for part in result.book.parts.values():
-        moved = []
-        for name in part.figures:
-            if name in result.figures:
-                target = f"{folder}/{Path(name).name}"
-                (feedback_dir / target).write_bytes(result.figures[name])
-                moved.append(target)
-        part.figures = moved
-
-
-def _write_csv(path: Path, columns: list[str], rows: list[dict]) -> None:
-    tmp = path.with_suffix(".tmp")
-    with open(tmp, "w", newline="") as fh:
-        writer = csv.DictWriter(fh, fieldnames=columns)
-        writer.writeheader()
-        writer.writerows(rows)
-    tmp.replace(path)
+    lines = []
+    fresh = [r for r in results if r.student_id in set(outcome.graded)]
+    rate = len(fresh) / outcome.seconds * 60 if outcome.seconds and fresh else 0.0
+    lines.append(
+        f"{len(results)} student(s): {len(fresh)} graded now, {len(outcome.resumed)} resumed; "
+        f"{outcome.seconds:.1f} s wall, {rate:.1f} submissions/min"
+    )
+    overheads = [
+        r.seconds - r.timing["tests_s"] for r in fresh if r.timing.get("tests_s") is not None and r.seconds
+    ]
+    if overheads:
+        lines.append(
+            f"per-submission overhead beyond the graders: median {statistics.median(overheads):.2f} s, "
+            f"max {max(overheads):.2f} s"
+        )
+    if results:
+        width = max(len(e.id) for e in exercises) + 2
+        lines.append("")
+        lines.append(f"{'exercise':<{width}}{'mean':>7}{'median':>8}{'max':>6}")
+        for exercise in exercises:
+            points = [
+                next((row.points for row in r.book.rows() if row.exercise == exercise.id), 0) for r in results
+            ]
+            lines.append(
+                f"{exercise.id:<{width}}{statistics.mean(points):>7.2f}"
+                f"{statistics.median(points):>8.1f}{exercise.points:>6}"
+            )
+        totals = [r.book.total[0] for r in results]
+        lines.append(
+            f"{'total':<{width}}{statistics.mean(totals):>7.2f}{statistics.median(totals):>8.1f}"
+            f"{catalog.CHAPTERS[chapter].points:>6}"
+        )
+    kinds = Counter(kind for r in results for kind in failure_kinds(r))
+    if kinds:
+        lines.append("")
+        lines.append("failures by kind: " + ", ".join(f"{k} {n}" for k, n in kinds.most_common()))
+    stopped = [r for r in results if r.error]
+    for result in stopped:
+        lines.append(f"  {result.student_id}: {result.error_kind}: {result.error.splitlines()[0]}")
+    lines.append("")
+    lines.append(f"isolation: {outcome.isolation}")
+    return "\n".join(lines)
 
 
 def render_gradebook(results: list[StudentResult], chapter: str) -> str:
     exercises = catalog.CHAPTERS[chapter].exercises
     names = [e.id.split(".", 1)[1] for e in exercises]
-    width = max(len(r.submission.student_id) for r in results) + 2 if results else 10
+    width = max(len(r.student_id) for r in results) + 2 if results else 10
     header = f"{'student':<{width}}" + "".join(f"{n[:10]:>11}" for n in names) + f"{'total':>9}"
     lines = [header, "-" * len(header)]
     for result in results:
@@ -233,5 +292,5 @@ def render_gradebook(results: list[StudentResult], chapter: str) -> str:
             f"{f'{by_id[e.id].points}/{e.points}' if e.id in by_id else '-':>11}" for e in exercises
         )
         earned, possible = result.book.total
-        lines.append(f"{result.submission.student_id:<{width}}{cells}{f'{earned}/{possible}':>9}")
+        lines.append(f"{result.student_id:<{width}}{cells}{f'{earned}/{possible}':>9}")
     return "\n".join(lines)

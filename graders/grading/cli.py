@@ -1,10 +1,9 @@
-"""``dtlab grade`` (a folder of submissions) and ``dtlab demo`` (the bundled samples)."""
+"""``dtlab grade`` (a class's submissions), ``dtlab demo`` (the bundled samples of chapter 2)."""
 
 from __future__ import annotations
 
 import argparse
 import sys
-import time
 from pathlib import Path
 
 from graders import catalog
@@ -12,39 +11,66 @@ from graders.impl import KIT_ROOT
 
 
 def _grade(args: argparse.Namespace) -> int:
-    from graders.grading import batch
+    from graders.grading import batch, intake, outputs, sandbox
+    from graders.grading.runner import Settings
 
     if args.chapter not in catalog.CHAPTERS:
         print(f"unknown chapter {args.chapter}; choose from {', '.join(catalog.CHAPTERS)}", file=sys.stderr)
         return 2
     try:
-        submissions = batch.discover(Path(args.submissions))
-    except FileNotFoundError as exc:
+        staged = intake.discover(Path(args.submissions), args.chapter, args.assignment)
+        roster = outputs.read_roster(Path(args.roster)) if args.roster else {}
+    except (FileNotFoundError, ValueError) as exc:
         print(exc, file=sys.stderr)
         return 2
-    out = Path(args.out)
-    started = time.monotonic()
-    total = len(submissions)
-    done = []
-
-    def progress(result):
-        done.append(result)
-        earned, possible = result.book.total
-        print(
-            f"[{len(done)}/{total}] {result.submission.student_id}: {earned}/{possible} "
-            f"({result.seconds:.1f} s){' · ' + result.error.splitlines()[0] if result.error else ''}",
-            flush=True,
-        )
-
-    results = batch.grade_all(
-        submissions, args.chapter, args.profile, args.jobs, args.timeout, args.deadline, progress
+    limits = sandbox.Limits(
+        wall_s=args.timeout,
+        memory_mb=args.memory_mb,
+        process_memory_mb=max(512, min(3072, args.memory_mb // 2)),
+        pids=args.pids,
     )
-    batch.write_outputs(results, args.chapter, out, args.lang)
-    print()
-    print(batch.render_gradebook(results, args.chapter))
+    settings = Settings(args.chapter, args.profile, args.deadline, limits)
+    out = Path(args.out)
     print(
-        f"\n{total} submission(s) graded in {time.monotonic() - started:.1f} s → {out / 'grades.csv'}, "
-        f"{out / 'feedback'}/"
+        f"grading {len(staged)} submission(s) of {args.chapter} ({args.profile} profile) → {out}", flush=True
+    )
+    try:
+        outcome = batch.grade_batch(
+            staged,
+            settings,
+            out,
+            jobs=args.jobs,
+            executor=args.executor,
+            scheduler=args.scheduler,
+            force=args.force,
+            progress=batch.Progress(len(staged)),
+        )
+    except sandbox.UnsafeIsolation as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(
+            f"\ninterrupted: finished students are kept in {out / '.dtlab' / 'results'}; "
+            "run the same command again to grade the rest",
+            file=sys.stderr,
+        )
+        return 130
+    outputs.write_all(
+        outcome.results,
+        args.chapter,
+        out,
+        assignment=args.assignment,
+        duedate=args.duedate,
+        roster=roster,
+        lang=args.lang,
+    )
+    print()
+    print(batch.render_gradebook(outcome.results, args.chapter))
+    print()
+    print(batch.summary(outcome, args.chapter))
+    print(
+        f"\n→ {out / 'grades.csv'} (nbgrader columns), {out / 'grades_wide.csv'}, "
+        f"{out / 'feedback'}/ (.md, .html), {out / 'gradescope'}/<student>/results.json"
     )
     return 0
 
@@ -55,21 +81,120 @@ def _demo(args: argparse.Namespace) -> int:
     return _grade(args)
 
 
+def _release(args: argparse.Namespace) -> int:
+    from graders import release
+
+    out = Path(args.out_dir)
+    if args.force and out.exists():
+        import shutil
+
+        shutil.rmtree(out)
+    try:
+        files = release.build(out)
+    except FileExistsError as exc:
+        print(f"{exc}: choose an empty folder, or --force to replace it", file=sys.stderr)
+        return 2
+    leaks = release.find_leaks(out)
+    if leaks:
+        print("the release would give answers away; nothing was published:", file=sys.stderr)
+        for leak in leaks[:20]:
+            print(f"  {leak}", file=sys.stderr)
+        return 1
+    chapters = sorted({f.split("/")[1] for f in files if f.startswith("exercises/") and f.count("/") >= 2})
+    print(f"student release in {out}: {len(files)} files, chapters {', '.join(chapters)}")
+    print("left out: " + ", ".join(release.EXCLUDE) + "; no solution line appears in it")
+    return 0
+
+
+def _gradescope_build(args: argparse.Namespace) -> int:
+    from graders.grading import gradescope
+
+    if args.chapter not in catalog.CHAPTERS:
+        print(f"unknown chapter {args.chapter}; choose from {', '.join(catalog.CHAPTERS)}", file=sys.stderr)
+        return 2
+    names = gradescope.build(Path(args.out), args.chapter, args.profile)
+    hidden = sum(1 for n in names if n.startswith("kit/hidden/"))
+    print(
+        f"{args.out}: setup.sh, run_autograder and the kit ({len(names)} files, {hidden} hidden grader files)"
+    )
+    print("upload it as the assignment's autograder (Gradescope: Configure Autograder → Zip file upload)")
+    return 0
+
+
+def _nbgrader_init(args: argparse.Namespace) -> int:
+    from graders.grading import nbgrader
+
+    chapters = args.chapters or list(catalog.CHAPTERS)
+    unknown = [c for c in chapters if c not in catalog.CHAPTERS]
+    if unknown:
+        print(
+            f"unknown chapter(s) {', '.join(unknown)}; choose from {', '.join(catalog.CHAPTERS)}",
+            file=sys.stderr,
+        )
+        return 2
+    for path in nbgrader.init(Path(args.course_dir), chapters):
+        print(f"wrote {path}")
+    print(
+        f"next: cd {args.course_dir} && nbgrader generate_assignment {chapters[0]}; after collecting, "
+        f"nbgrader autograde {chapters[0]} (or dtlab grade {args.course_dir} --chapter {chapters[0]})"
+    )
+    return 0
+
+
 def _common(parser: argparse.ArgumentParser, out_default: str) -> None:
-    parser.add_argument("--out", default=out_default, help="folder for grades.csv and feedback/")
-    parser.add_argument("--jobs", type=int, default=2, help="submissions graded at once")
+    parser.add_argument("--out", default=out_default, help="folder for the gradebooks, feedback and results")
+    parser.add_argument("--jobs", type=int, default=2, help="submissions graded at once (default 2)")
     parser.add_argument("--profile", default="grading", choices=("grading", "student", "ci"))
     parser.add_argument("--timeout", type=float, default=600.0, help="wall-clock limit per submission (s)")
     parser.add_argument("--deadline", type=float, default=None, help="deadline of one task in the world (s)")
+    parser.add_argument("--memory-mb", type=int, default=6144, help="memory ceiling per submission (MB)")
+    parser.add_argument(
+        "--pids", type=int, default=512, help="ceiling on processes and threads per submission"
+    )
+    parser.add_argument("--roster", default=None, help="CSV with id, first_name, last_name, email")
+    parser.add_argument("--assignment", default=None, help="assignment name (default: the chapter)")
+    parser.add_argument("--duedate", default="", help="due date for grades.csv (ISO 8601)")
+    parser.add_argument("--executor", default="local", choices=("local", "dask"))
+    parser.add_argument("--scheduler", default=None, help="Dask scheduler address (with --executor dask)")
+    parser.add_argument("--force", action="store_true", help="regrade students that already have a result")
     parser.add_argument("--lang", default="en", choices=("en", "vi"))
 
 
 def add_commands(sub) -> None:
-    grade = sub.add_parser("grade", help="grade a folder of submissions (one sub-folder per student)")
-    grade.add_argument("submissions", help="folder with one sub-folder per student")
+    grade = sub.add_parser(
+        "grade",
+        help="grade a class's submissions (folders, zips, or nbgrader's submitted/ layout)",
+        description="Grade every submission in SUBMISSIONS: a folder per student, a zip per student, "
+        "or nbgrader's submitted/{student}/{assignment}/ layout. Resumable: finished students are "
+        "kept in OUT/.dtlab/results and not graded again.",
+    )
+    grade.add_argument("submissions", help="folder of submissions")
     grade.add_argument("--chapter", required=True)
     _common(grade, "out/grades")
     grade.set_defaults(func=_grade)
+
+    rel = sub.add_parser(
+        "release",
+        help="build the student repository (stubs, public graders, docs; no solutions, hidden graders)",
+    )
+    rel.add_argument("out_dir", help="empty folder for the release")
+    rel.add_argument("--force", action="store_true", help="replace OUT_DIR if it exists")
+    rel.set_defaults(func=_release)
+
+    gradescope = sub.add_parser("gradescope", help="Gradescope autograder")
+    gradescope_sub = gradescope.add_subparsers(dest="gradescope_command", required=True)
+    gs_build = gradescope_sub.add_parser("build", help="write the autograder zip (setup.sh, run_autograder)")
+    gs_build.add_argument("--chapter", required=True)
+    gs_build.add_argument("--out", default="out/autograder.zip")
+    gs_build.add_argument("--profile", default="grading", choices=("grading", "student", "ci"))
+    gs_build.set_defaults(func=_gradescope_build)
+
+    nb = sub.add_parser("nbgrader", help="nbgrader course for the kit's chapters")
+    nb_sub = nb.add_subparsers(dest="nbgrader_command", required=True)
+    nb_init = nb_sub.add_parser("init", help="lay out an nbgrader course: one notebook per chapter")
+    nb_init.add_argument("course_dir")
+    nb_init.add_argument("--chapters", nargs="*", default=None, help="default: every chapter")
+    nb_init.set_defaults(func=_nbgrader_init)
 
     demo = sub.add_parser("demo", help="grade the bundled sample submissions of chapter 2")
     _common(demo, "out/demo")

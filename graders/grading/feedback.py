@@ -1,50 +1,145 @@
-"""Per-student feedback documents: what passed, what failed with its minimal example and hint."""
+"""Per-student feedback, in Markdown and in HTML: what passed, what failed with its minimal
+example and hint, why grading stopped (if it did), what was left out of the submission, and the
+integrity notes (static-scan flags, banned calls, run-time tampering) for the teacher's review.
+"""
 
 from __future__ import annotations
+
+import base64
+import html
+from pathlib import Path
 
 from graders import catalog
 from graders.i18n import t
 from graders.results import PASSED
 
 
-def markdown(result, chapter: str, lang: str = "en") -> str:
+def blocks(result, chapter: str, lang: str = "en") -> list[tuple]:
+    """The document as blocks: ("h1"|"h2"|"p"|"strong"|"quote", text), ("table", header, rows),
+    ("code", text), ("list", items), ("image", alt, path relative to the feedback folder)."""
     book = result.book
     earned, possible = book.total
-    title = catalog.CHAPTERS[chapter].title_vi if lang == "vi" else catalog.CHAPTERS[chapter].title
-    lines = [
-        f"# {chapter} · {title} · {result.submission.student_id}",
-        "",
-        f"**{t('total', lang)}: {earned}/{possible}**",
-        "",
-        f"| {t('exercise', lang)} | {t('points', lang)} | {t('status', lang)} |",
-        "|---|---|---|",
+    info = catalog.CHAPTERS[chapter]
+    title = info.title_vi if lang == "vi" else info.title
+    doc: list[tuple] = [
+        ("h1", f"{chapter} · {title} · {result.student_id}"),
+        ("strong", f"{t('total', lang)}: {earned}/{possible}"),
     ]
     rows = book.rows()
-    for row in rows:
-        lines.append(f"| {row.exercise} | {row.points}/{row.max_points} | {t(row.status, lang)} |")
+    doc.append(
+        (
+            "table",
+            [t("exercise", lang), t("points", lang), t("status", lang)],
+            [[row.exercise, f"{row.points}/{row.max_points}", t(row.status, lang)] for row in rows],
+        )
+    )
     if result.error:
-        lines += ["", f"> grading stopped early: {result.error.splitlines()[0]}"]
+        doc.append(("quote", f"grading stopped early: {result.error.splitlines()[0]}"))
     for row in rows:
         failed = [p for p in row.parts if p.status != PASSED]
         if not failed or row.status == "not started":
             continue
-        lines += ["", f"## {row.exercise}: {row.title}"]
+        doc.append(("h2", f"{row.exercise}: {row.title}"))
         for part in failed:
             kind = t("kind:" + part.kind, lang) if part.kind else t(part.status, lang)
-            lines += [
-                "",
-                f"**{part.part}** ({part.points}/{part.max_points}): {kind}",
-                "",
-                "```text",
-                part.message.strip() or t(part.status, lang),
-                "```",
-            ]
-            lines += [f"\n![{part.part}]({figure})" for figure in part.figures]
+            doc.append(("strong", f"{part.part} ({part.points}/{part.max_points}): {kind}"))
+            doc.append(("code", part.message.strip() or t(part.status, lang)))
+            doc += [("image", part.part, figure) for figure in part.figures]
     if result.notes:
-        lines += ["", f"## {t('notes', lang)}", ""]
-        lines += [f"- {note}" for note in result.notes]
-    integrity = [(k, v) for k, v in sorted(book.integrity.items()) if v]
-    if integrity:
-        lines += ["", f"## {t('integrity', lang)}", ""]
-        lines += [f"- {exercise_id}: {item}" for exercise_id, items in integrity for item in items]
+        doc += [("h2", t("notes", lang)), ("list", list(result.notes))]
+    flags = integrity_flags(result)
+    if flags:
+        doc += [("h2", t("integrity", lang)), ("list", flags)]
+    return doc
+
+
+def integrity_flags(result) -> list[str]:
+    """Static-scan flags, banned calls and run-time tampering: one line per flag, with the
+    exercises it touched (a module-level finding touches every exercise of its file)."""
+    where: dict[str, list[str]] = {}
+    for exercise_id, items in sorted(result.book.integrity.items()):
+        for item in items:
+            where.setdefault(item, []).append(exercise_id)
+    return [f"{item} ({', '.join(exercises)})" for item, exercises in where.items()]
+
+
+def markdown(result, chapter: str, lang: str = "en") -> str:
+    lines: list[str] = []
+    for block in blocks(result, chapter, lang):
+        kind = block[0]
+        if kind == "h1":
+            lines += [f"# {block[1]}", ""]
+        elif kind == "h2":
+            lines += ["", f"## {block[1]}", ""]
+        elif kind == "strong":
+            lines += [f"**{block[1]}**", ""]
+        elif kind == "quote":
+            lines += ["", f"> {block[1]}", ""]
+        elif kind == "code":
+            lines += ["```text", block[1], "```", ""]
+        elif kind == "list":
+            lines += [f"- {item}" for item in block[1]] + [""]
+        elif kind == "image":
+            lines += [f"![{block[1]}]({block[2]})", ""]
+        elif kind == "table":
+            header, rows = block[1], block[2]
+            lines += [f"| {' | '.join(header)} |", "|" + "---|" * len(header)]
+            lines += [f"| {' | '.join(row)} |" for row in rows] + [""]
+    while lines and not lines[-1]:
+        lines.pop()
     return "\n".join(lines) + "\n"
+
+
+_STYLE = (
+    "body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem}"
+    "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.2rem .6rem;text-align:left}"
+    "pre{background:#f6f6f6;padding:.6rem;overflow-x:auto}blockquote{color:#a40000}"
+)
+
+
+def html_page(result, chapter: str, lang: str = "en") -> str:
+    e = html.escape
+    body: list[str] = []
+    title = ""
+    for block in blocks(result, chapter, lang):
+        kind = block[0]
+        if kind == "h1":
+            title = block[1]
+            body.append(f"<h1>{e(block[1])}</h1>")
+        elif kind == "h2":
+            body.append(f"<h2>{e(block[1])}</h2>")
+        elif kind == "strong":
+            body.append(f"<p><strong>{e(block[1])}</strong></p>")
+        elif kind == "quote":
+            body.append(f"<blockquote>{e(block[1])}</blockquote>")
+        elif kind == "code":
+            body.append(f"<pre>{e(block[1])}</pre>")
+        elif kind == "list":
+            body.append("<ul>" + "".join(f"<li>{e(item)}</li>" for item in block[1]) + "</ul>")
+        elif kind == "image":
+            body.append(f'<p><img alt="{e(block[1])}" src="{e(block[2])}"></p>')
+        elif kind == "table":
+            header, rows = block[1], block[2]
+            head = "".join(f"<th>{e(h)}</th>" for h in header)
+            cells = "".join("<tr>" + "".join(f"<td>{e(c)}</td>" for c in row) + "</tr>" for row in rows)
+            body.append(f"<table><thead><tr>{head}</tr></thead><tbody>{cells}</tbody></table>")
+    return (
+        f'<!DOCTYPE html>\n<html lang="{lang}"><head><meta charset="utf-8"><title>{e(title)}</title>'
+        f"<style>{_STYLE}</style></head><body>\n" + "\n".join(body) + "\n</body></html>\n"
+    )
+
+
+def write_figures(result, feedback_dir: Path) -> None:
+    """Write the student's figures to ``feedback/<student>-figures/`` and point the parts at them."""
+    if not result.figures:
+        return
+    folder = f"{result.student_id}-figures"
+    (feedback_dir / folder).mkdir(parents=True, exist_ok=True)
+    for part in result.book.parts.values():
+        moved = []
+        for name in part.figures:
+            if name in result.figures:
+                target = f"{folder}/{Path(name).name}"
+                (feedback_dir / target).write_bytes(base64.b64decode(result.figures[name]))
+                moved.append(target)
+        part.figures = moved

@@ -1,0 +1,287 @@
+"""A warm grading interpreter: import torch, pytest, hypothesis and the graders once per batch.
+
+Starting a grading driver costs about 3 s of torch import plus 3-4 s of pytest compiling the
+plugins it rewrites; its world's fork server imports torch again. The warm server (``python -P
+-m graders.grading.warm FD``) pays that once and then, for every submission, forks:
+
+* a **supervisor**, which joins the submission's cgroup, enters new namespaces and forks
+* the **driver**, which confines itself (:func:`graders.grading.sandbox.confine_driver`) and runs
+  pytest in-process; its world's fork server is forked from it too (no new interpreter).
+
+The warm server never runs graded code and never runs pytest, so every fork starts from the same
+clean, trusted state: isolation is that of a fresh interpreter, the start is ~100x cheaper.
+
+Protocol on the control socket (batch process <-> warm server, both trusted): pickled dicts with
+``SCM_RIGHTS`` file descriptors (:func:`graders.world.zygote.send_msg`). A request carries the
+write end of a pipe on which the driver writes its report and the supervisor the exit status.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pkgutil
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+
+from graders.world.zygote import recv_msg, send_msg
+
+
+def preload() -> None:
+    """Import everything a grading driver and its workers use (never graded code)."""
+    import hypothesis  # noqa: F401
+    import hypothesis.extra.pytestplugin  # noqa: F401
+    import numpy  # noqa: F401
+    import pytest  # noqa: F401
+    import torch
+    import torch.distributed  # noqa: F401
+
+    torch.set_num_threads(1)
+    import graders
+
+    skip = ("graders.grading.", "graders.__main__")
+    for module in pkgutil.walk_packages(graders.__path__, "graders."):
+        if module.name.startswith(skip):
+            continue
+        try:
+            __import__(module.name)
+        except ImportError:
+            pass
+    import graders.grading.driver  # noqa: F401
+    import graders.grading.sandbox  # noqa: F401
+    import graders.world.worker
+
+    graders.world.worker.preload()
+    try:  # hypothesis scans the loaded modules for constants once per new module: do it here
+        from hypothesis.internal.conjecture.providers import _get_local_constants
+
+        _get_local_constants()
+    except ImportError:  # pragma: no cover - another hypothesis version
+        pass
+    import gc
+
+    gc.collect()
+    gc.freeze()  # what every fork shares is never scanned (nor copied) by their collections
+
+
+_children: dict[int, int] = {}
+
+
+def _reap(signum=None, frame=None) -> None:
+    while True:
+        try:
+            pid, status = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+        _children[pid] = status
+
+
+def serve(ctrl_fd: int) -> None:
+    from graders.grading import sandbox
+
+    sandbox.die_with_parent()
+    preload()
+    signal.signal(signal.SIGCHLD, _reap)
+    ctrl = socket.socket(fileno=ctrl_fd)
+    send_msg(ctrl, {"ready": os.getpid()})
+    while True:
+        try:
+            request, fds = recv_msg(ctrl)
+        except (EOFError, OSError):
+            return
+        if request.get("op") == "exit":
+            return
+        pid = os.fork()
+        if pid == 0:
+            try:
+                ctrl.close()
+                _supervise(request, fds[0])
+            finally:
+                os._exit(70)
+        for fd in fds:
+            os.close(fd)
+        send_msg(ctrl, {"pid": pid})
+
+
+def _supervise(request: dict, out_fd: int) -> None:
+    """The supervisor: cgroup and namespaces, then fork the driver and report how it ended."""
+    from graders.grading import sandbox
+
+    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+    sandbox.die_with_parent()
+    isolation = sandbox.Isolation.from_dict(request["isolation"])
+    started = time.monotonic()
+    try:
+        sandbox.confine_supervisor(isolation, request["cgroup_procs"])
+    except OSError as exc:
+        _write(out_fd, {"status": {"setup_error": f"sandbox: {exc}"}})
+        os._exit(0)
+    driver = os.fork()
+    if driver == 0:
+        _drive(request, out_fd, isolation)  # never returns
+    terminated = []
+
+    def on_term(signum, frame):
+        terminated.append(signum)
+        _kill_tree(driver, isolation)
+
+    signal.signal(signal.SIGTERM, on_term)
+    while True:
+        try:
+            _, status, usage = os.wait4(driver, 0)
+            break
+        except ChildProcessError:
+            status, usage = 0, None
+            break
+        except InterruptedError:
+            continue
+    _kill_tree(driver, isolation)
+    code = os.waitstatus_to_exitcode(status)
+    _write(
+        out_fd,
+        {
+            "status": {
+                "exit": code,
+                "signal": signal.Signals(-code).name if code < 0 and -code in signal.valid_signals() else "",
+                "terminated": bool(terminated),
+                "seconds": time.monotonic() - started,
+                "max_rss_mb": (usage.ru_maxrss / 1024) if usage else 0.0,
+            }
+        },
+    )
+    os._exit(0)
+
+
+def _kill_tree(driver: int, isolation) -> None:
+    from graders.grading import sandbox
+
+    try:
+        os.kill(driver, signal.SIGKILL)  # in a PID namespace its death takes every process with it
+    except ProcessLookupError:
+        pass
+    if not isolation.namespaces:
+        sandbox.kill_descendants(os.getpid())
+
+
+def _drive(request: dict, out_fd: int, isolation) -> None:
+    """The driver: confine, then run pytest in this (already warm) interpreter."""
+    code = 70
+    try:
+        from graders.grading import driver, sandbox
+
+        limits = sandbox.Limits(**request["limits"])
+        log_fd = os.open(os.path.join(request["workdir"], "driver.log"), os.O_WRONLY | os.O_CREAT, 0o644)
+        if request.get("uid") is not None:
+            os.fchown(log_fd, request["uid"], request["uid"])
+        sandbox.confine_driver(isolation, limits, request["workdir"], request["root_dir"], request.get("uid"))
+        null_fd = os.open(os.devnull, os.O_RDONLY)
+        os.dup2(null_fd, 0)
+        os.dup2(log_fd, 1)
+        os.dup2(log_fd, 2)
+        keep = sorted({0, 1, 2, out_fd})
+        for low, high in zip(keep, [*keep[1:], 65536]):
+            os.closerange(low + 1, high)
+        os.environ.clear()
+        os.environ.update(request["env"])
+        for signum in (signal.SIGTERM, signal.SIGCHLD, signal.SIGPIPE):
+            signal.signal(signum, signal.SIG_DFL)
+        code = driver.run(request["argv"], out_fd, request["scratch"])
+    except BaseException as exc:  # noqa: BLE001 - report anything, never return into the server
+        try:
+            _write(out_fd, {"driver_error": f"{type(exc).__name__}: {exc}"})
+        except OSError:
+            pass
+    finally:
+        os._exit(code)
+
+
+def _write(fd: int, message: dict) -> None:
+    data = (json.dumps(message) + "\n").encode()
+    while data:
+        written = os.write(fd, data)
+        data = data[written:]
+
+
+# -- the batch process's side -----------------------------------------------------------------
+
+
+class WarmServer:
+    """Handle on one warm server; thread-safe (one request at a time over the control socket)."""
+
+    def __init__(self, cwd: str) -> None:
+        self.cwd = cwd
+        self.proc: subprocess.Popen | None = None
+        self.sock: socket.socket | None = None
+        self.lock = threading.Lock()
+
+    def start(self, timeout: float = 180.0) -> None:
+        ours, theirs = socket.socketpair()
+        env = {**os.environ, "PYTHONHASHSEED": "0", "PYTHONDONTWRITEBYTECODE": "1"}
+        self.proc = subprocess.Popen(
+            [sys.executable, "-P", "-m", "graders.grading.warm", str(theirs.fileno())],
+            pass_fds=[theirs.fileno()],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=open(os.path.join(self.cwd, "warm.log"), "wb"),  # noqa: SIM115
+            env=env,
+            cwd=self.cwd,
+        )
+        theirs.close()
+        self.sock = ours
+        self.sock.settimeout(timeout)
+        try:
+            recv_msg(self.sock)
+        except (EOFError, OSError) as exc:
+            log = _tail(os.path.join(self.cwd, "warm.log"))
+            raise RuntimeError(f"the warm grading server did not start ({exc}):\n{log}") from None
+        finally:
+            self.sock.settimeout(None)
+
+    def alive(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    def launch(self, request: dict, out_fd: int) -> int:
+        """Fork a supervised driver for ``request``; returns the supervisor's pid."""
+        with self.lock:
+            if not self.alive():
+                self.start()
+            self.sock.settimeout(60)
+            try:
+                send_msg(self.sock, request, [out_fd])
+                reply, _ = recv_msg(self.sock)
+            finally:
+                self.sock.settimeout(None)
+        return reply["pid"]
+
+    def close(self) -> None:
+        if self.proc is None:
+            return
+        try:
+            send_msg(self.sock, {"op": "exit"})
+            self.proc.wait(timeout=5)
+        except (OSError, subprocess.TimeoutExpired):
+            self.proc.kill()
+            self.proc.wait()
+        self.sock.close()
+        self.proc = None
+
+
+def _tail(path: str, nbytes: int = 3000) -> str:
+    try:
+        with open(path, "rb") as fh:
+            fh.seek(0, os.SEEK_END)
+            fh.seek(max(0, fh.tell() - nbytes))
+            return fh.read().decode("utf-8", "replace")
+    except OSError:
+        return ""
+
+
+if __name__ == "__main__":
+    sys.dont_write_bytecode = True
+    serve(int(sys.argv[1]))

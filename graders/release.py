@@ -1,0 +1,127 @@
+"""The student release: the repository a student clones.
+
+It holds the stubs, the public graders (``exercises/chN/test_*.py``), the ``graders`` package,
+the public fixtures, the set-up script and the docs, and nothing of what only the teacher has:
+``solutions/``, the hidden graders (``hidden/``), the mutants, the sample submissions (some of
+them are complete answers), the kit's own tests, benchmarks and CI.
+
+:func:`build` copies the kit's tracked files through :func:`included`, then
+:func:`find_leaks` proves that no line of any reference solution's answer (the code between
+``### BEGIN SOLUTION`` and ``### END SOLUTION``) appears anywhere in the result.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+from graders.impl import KIT_ROOT
+from graders.stubs import solution_lines
+
+#: Top-level entries a release starts from.
+INCLUDE = (
+    "README.md",
+    "pyproject.toml",
+    ".gitignore",
+    "graders",
+    "exercises",
+    "fixtures",
+    "scripts/setup.sh",
+)
+#: Teacher-only parts, left out even where they sit inside an included folder.
+EXCLUDE = (
+    "solutions",
+    "hidden",
+    "fixtures/mutants",
+    "fixtures/submissions",
+    "fixtures/probes",  # the kit's own world probes: one is a working ring shift
+    "tests",
+    "bench",
+    ".ci",
+)
+_JUNK = ("__pycache__", ".egg-info", ".pyc", ".hypothesis", ".pytest_cache")
+
+
+def included(relpath: str) -> bool:
+    path = PurePosixPath(relpath)
+    text = path.as_posix()
+    if any(part.endswith(_JUNK) for part in path.parts):
+        return False
+    if any(text == e or text.startswith(e + "/") for e in EXCLUDE):
+        return False
+    return any(text == i or text.startswith(i + "/") for i in INCLUDE)
+
+
+def kit_files(kit_root: Path = KIT_ROOT) -> list[str]:
+    """The kit's files, relative: git's tracked and unignored files when it is a checkout."""
+    try:
+        out = subprocess.run(
+            ["git", "ls-files", "--cached", "--others", "--exclude-standard", "-z"],
+            cwd=kit_root,
+            capture_output=True,
+            check=True,
+        ).stdout
+        files = [f for f in out.decode().split("\0") if f and (kit_root / f).is_file()]
+        if files:
+            return sorted(set(files))
+    except (OSError, subprocess.CalledProcessError):
+        pass
+    return sorted(
+        p.relative_to(kit_root).as_posix()
+        for p in kit_root.rglob("*")
+        if p.is_file() and not any(part.startswith(".") and part != ".gitignore" for part in p.parts)
+    )
+
+
+def build(out_dir: Path, kit_root: Path = KIT_ROOT) -> list[str]:
+    """Write the release into ``out_dir`` (which must not exist or be empty); returns its files."""
+    out_dir = Path(out_dir)
+    if out_dir.exists() and any(out_dir.iterdir()):
+        raise FileExistsError(f"{out_dir} is not empty")
+    files = [f for f in kit_files(kit_root) if included(f)]
+    for rel in files:
+        target = out_dir / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(kit_root / rel, target)
+    return files
+
+
+def identifying(line: str) -> bool:
+    """A line that could give an answer away: not a bare ``break`` or ``return out``."""
+    return len(line) >= 12 or any(c in line for c in "([=+-*/%<>{")
+
+
+def secret_lines(kit_root: Path = KIT_ROOT) -> set[str]:
+    """Every identifying line of every reference solution's answer blocks, stripped."""
+    secret = set()
+    for path in sorted((kit_root / "solutions").rglob("*.py")):
+        secret.update(line for line in solution_lines(path.read_text()) if identifying(line))
+    return secret
+
+
+@dataclass(frozen=True)
+class Leak:
+    file: str
+    line_number: int
+    line: str
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line_number}: {self.line}"
+
+
+def find_leaks(release_dir: Path, kit_root: Path = KIT_ROOT) -> list[Leak]:
+    secret = secret_lines(kit_root)
+    leaks = []
+    for path in sorted(Path(release_dir).rglob("*")):
+        if not path.is_file():
+            continue
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (UnicodeDecodeError, OSError):
+            continue
+        for number, line in enumerate(text.splitlines(), start=1):
+            if line.strip() in secret:
+                leaks.append(Leak(path.relative_to(release_dir).as_posix(), number, line.strip()))
+    return leaks

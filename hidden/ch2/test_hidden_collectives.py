@@ -1,0 +1,75 @@
+"""Hidden graders of chapter 2: run at grading time only, absent from the student release.
+
+Like nbgrader's hidden tests they bring more evidence to parts the students already see, never
+new points: a part passes only if its public and its hidden tests all pass.
+"""
+
+import torch
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from graders import strategies as S
+from graders.chapters.ch2 import cases, reference, tasks
+from graders.checks import assert_tensor_equal, fail
+from graders.comm.assertions import assert_bytes_sent_at_most, assert_ring_neighbours_only
+from graders.exercise import exercise
+
+SHOW = ("shape", "dtype", "op")
+#: Large examples cost more: fewer of them than the profile's count, in every profile.
+LARGE = settings(max_examples=20)
+
+
+@st.composite
+def large_float_cases(draw, max_numel: int = 30_001):
+    """Whole-world float reductions of up to ``max_numel`` elements, uneven chunks included."""
+    world_size = draw(st.integers(2, 4))
+    numel = draw(st.integers(world_size, max_numel))
+    dtype = draw(st.sampled_from(S.FLOAT_DTYPES))
+    op = draw(st.sampled_from(("sum", "avg")))
+    return cases.build_collective(world_size, None, (numel,), dtype, op, seed=draw(S.seeds), show=SHOW)
+
+
+REPLICA_HINT = (
+    "reduce each chunk once, on the rank that owns it, then pass the finished chunk around: "
+    "summing on every rank in its own order leaves replicas that differ in the last bits, and "
+    "data-parallel replicas that drift apart."
+)
+
+
+@exercise("ch2.ring_all_reduce", part="result")
+@LARGE
+@given(case=large_float_cases())
+@example(case=cases.build_collective(3, None, (30_001,), "float32", "sum", seed=11, show=SHOW))
+def test_ring_all_reduce_leaves_identical_replicas(world, impl, case):
+    run = world.run(tasks.ring_all_reduce, impl, case)
+    first = case.ranks[0]
+    for rank in case.ranks:
+        assert_tensor_equal(
+            run[rank]["tensor"], reference.reduced(case), what=f"rank {rank}'s tensor", case=case
+        )
+    for rank in case.ranks[1:]:
+        mine, theirs = run[rank]["tensor"], run[first]["tensor"]
+        if not torch.equal(mine, theirs):
+            differ = (mine != theirs).sum().item()
+            largest = (mine.double() - theirs.double()).abs().max().item()
+            fail(
+                f"rank {rank}'s result differs from rank {first}'s in {differ} of {mine.numel()} elements "
+                f"(by up to {largest:.3g}): after an all-reduce all ranks must hold bitwise the same values.",
+                case,
+                REPLICA_HINT,
+            )
+
+
+@exercise("ch2.ring_all_reduce", part="ring")
+@LARGE
+@given(case=large_float_cases())
+def test_ring_all_reduce_bandwidth_on_large_tensors(world, impl, case):
+    run = world.run(tasks.ring_all_reduce, impl, case)
+    assert_ring_neighbours_only(run.traces, case.ranks, case)
+    assert_bytes_sent_at_most(
+        run.traces,
+        case.ranks,
+        reference.all_reduce_bytes(case),
+        case,
+        "a ring all-reduce sends 2(N-1)/N of the tensor per rank, whatever its size.",
+    )

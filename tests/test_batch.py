@@ -1,0 +1,147 @@
+"""Batch grading at class scale: resumable after a hard kill, reproducible, and spread over Dask."""
+
+import csv
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+STUDENTS = ("carol", "dave", "erin", "frank")
+EXPECTED = {"carol": 2, "dave": 1, "erin": 0, "frank": 0}
+
+
+@pytest.fixture(scope="module")
+def submissions(kit_root, tmp_path_factory):
+    folder = tmp_path_factory.mktemp("class")
+    for student in STUDENTS:
+        shutil.copytree(kit_root / "fixtures/submissions/ch2" / student, folder / student)
+    return folder
+
+
+def grade_command(submissions, out, *extra):
+    command = [
+        sys.executable,
+        "-m",
+        "graders",
+        "grade",
+        str(submissions),
+        "--chapter",
+        "ch2",
+        "--out",
+        str(out),
+    ]
+    return command + ["--profile", "grading", "--deadline", "3", "--jobs", "2", *extra]
+
+
+def scores(out):
+    with open(Path(out) / "grades_wide.csv", newline="") as fh:
+        return {row["student_id"]: int(row["score"]) for row in csv.DictReader(fh)}
+
+
+def parts(out):
+    """Every part's status, points and (for deterministic kinds) message, per student."""
+    found = {}
+    for path in sorted((Path(out) / ".dtlab" / "results").glob("*.json")):
+        book = json.loads(path.read_text())["result"]["book"]
+        for row in book["exercises"]:
+            for part in row["parts"]:
+                message = (
+                    part["message"] if part["kind"] in ("wrong", "banned", "integrity", "submission") else ""
+                )
+                found[(path.stem, part["exercise"], part["part"])] = (part["status"], part["points"], message)
+    return found
+
+
+@pytest.fixture(scope="module")
+def first_run(submissions, tmp_path_factory):
+    out = tmp_path_factory.mktemp("first")
+    run = subprocess.run(grade_command(submissions, out), capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    return out, run.stdout
+
+
+def test_scores_and_summary(first_run):
+    out, stdout = first_run
+    assert scores(out) == EXPECTED
+    assert "4 student(s): 4 graded now, 0 resumed" in stdout
+    assert "ch2.ring_all_gather" in stdout and "failures by kind:" in stdout
+    assert "submissions/min" in stdout and "overhead beyond the graders" in stdout
+
+
+def _cgroups_of(pid):
+    return [
+        p for base in Path("/sys/fs/cgroup").glob("*") for p in base.rglob(f"dtlab-{pid}-*") if p.is_dir()
+    ]
+
+
+def test_a_killed_batch_resumes_without_regrading_and_scores_the_same(submissions, first_run, tmp_path):
+    out = tmp_path / "out"
+    results = out / ".dtlab" / "results"
+    batch = subprocess.Popen(
+        grade_command(submissions, out),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline and not (results.exists() and any(results.glob("*.json"))):
+        time.sleep(0.2)
+    os.killpg(batch.pid, signal.SIGKILL)  # a hard interruption: no clean-up code runs
+    batch.wait()
+    finished = sorted(p.stem for p in results.glob("*.json"))
+    assert 1 <= len(finished) < len(STUDENTS)
+    assert not (out / "grades.csv").exists()  # never a half-written gradebook
+    for path in results.glob("*.json"):
+        json.loads(path.read_text())  # whole files only
+    for _ in range(100):  # the sandboxes die with the batch (parent-death signals)
+        if not any((cg / "cgroup.procs").read_text().strip() for cg in _cgroups_of(batch.pid)):
+            break
+        time.sleep(0.1)
+    else:
+        pytest.fail("processes of the killed batch are still running")
+
+    mtimes = {p.stem: p.stat().st_mtime_ns for p in results.glob("*.json")}
+    run = subprocess.run(grade_command(submissions, out), capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    assert f"{len(finished)} resumed" in run.stdout
+    for student in finished:  # not graded again
+        assert (results / f"{student}.json").stat().st_mtime_ns == mtimes[student]
+    assert scores(out) == EXPECTED
+    first_out, _ = first_run
+    assert parts(out) == parts(first_out)  # the grading profile gives the same verdicts every run
+
+
+def test_a_changed_submission_is_graded_again(submissions, first_run, tmp_path):
+    first_out, _ = first_run
+    out = tmp_path / "out"
+    shutil.copytree(first_out, out)
+    changed = tmp_path / "class"
+    shutil.copytree(submissions, changed)
+    (changed / "erin" / "collectives.py").write_text((changed / "dave" / "collectives.py").read_text())
+    run = subprocess.run(grade_command(changed, out), capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    assert "1 graded now, 3 resumed" in run.stdout
+    assert scores(out)["erin"] == 1
+
+
+def test_grading_spread_over_a_dask_cluster(submissions, tmp_path):
+    distributed = pytest.importorskip("distributed")
+    quick = {student: EXPECTED[student] for student in ("dave", "erin", "frank")}
+    for student in quick:
+        shutil.copytree(submissions / student, tmp_path / "class" / student)
+    out = tmp_path / "out"
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None
+    ) as cluster:
+        command = grade_command(
+            tmp_path / "class", out, "--executor", "dask", "--scheduler", cluster.scheduler_address
+        )
+        run = subprocess.run(command, capture_output=True, text=True, timeout=600)
+        assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    assert scores(out) == quick
