@@ -41,7 +41,9 @@ class TinyLM(nn.Module):
         self.head = nn.Linear(cfg.dim, cfg.vocab, bias=False)
         self.head.weight = self.embed.weight  # tied
         self.frozen_scale = nn.Parameter(torch.linspace(0.5, 1.5, cfg.dim), requires_grad=False)
-        self.unused = nn.Parameter(torch.zeros(3))  # never used: gets no gradient
+        # never used, so it gets no gradient; non-zero so that a zero gradient (plus weight
+        # decay) applied to it by mistake shows in the parameters
+        self.unused = nn.Parameter(torch.full((3,), 0.5))
 
     def forward(self, tokens: torch.Tensor) -> torch.Tensor:
         x = self.embed(tokens) * self.frozen_scale

@@ -147,7 +147,11 @@ class MutantOutcome:
 def run_mutant(
     mutant: Mutant, harness, workdir: Path, tests: dict[tuple[str, str], list] | None = None
 ) -> MutantOutcome:
-    """Grade the mutant's exercise, every part, and say which parts failed (and how)."""
+    """Grade the mutant's exercise and say which parts failed (and how).
+
+    A mutant that names a part is graded on that part only; any other is graded part by part
+    until one fails. Grading more would only cost time: a caught mutant stays caught.
+    """
     from graders.errors import GradingFailure, Halt, NotStarted
     from graders.harness import Harness
     from graders.impl import Impl
@@ -157,8 +161,10 @@ def run_mutant(
     harness = Harness(harness.pool)  # same worlds, but its integrity notes stay out of the session's
     failed: dict[str, str] = {}
     for (exercise_id, part), functions in tests.items():
-        if exercise_id != mutant.exercise:
+        if exercise_id != mutant.exercise or (mutant.part is not None and part != mutant.part):
             continue
+        if failed:
+            break
         for fn in functions:
             try:
                 fn(world=harness, impl=impl)

@@ -78,6 +78,12 @@ def preload() -> None:
     import torch.distributed  # noqa: F401
 
     torch.set_num_threads(1)
+    # Building any torch.optim optimizer imports torch._dynamo (about 3 s of CPU), and the
+    # recorder imports torch.distributed.optim to ban ZeroRedundancyOptimizer: once here,
+    # not once in every rank of every world.
+    import torch._dynamo  # noqa: F401
+    import torch.distributed.optim  # noqa: F401
+
     import graders.comm.recorder  # noqa: F401
     import graders.comm.trace  # noqa: F401
     import graders.world.student  # noqa: F401
