@@ -54,15 +54,22 @@ class TinyLM(nn.Module):
 def build_model(seed: int, cfg: TinyConfig = TinyConfig(), dtype: torch.dtype = torch.float32) -> TinyLM:
     """The same model for the same seed, in any process."""
     with torch.random.fork_rng(devices=[]):
-        torch.manual_seed(seed)
+        torch.default_generator.manual_seed(seed)  # CPU only: torch.manual_seed also queues GPU seeding
         model = TinyLM(cfg)
     return model.to(dtype)
 
 
 def lm_loss(model: nn.Module, tokens: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
     """Mean next-token cross-entropy over every position of the batch."""
-    logits = model(tokens)
-    return F.cross_entropy(logits.flatten(0, 1).float(), targets.flatten())
+    return logits_loss(model(tokens), targets)
+
+
+def logits_loss(logits: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
+    """``lm_loss`` from logits already computed; half precision is computed in float32."""
+    flat = logits.flatten(0, 1)
+    if flat.dtype.itemsize < 4:
+        flat = flat.float()
+    return F.cross_entropy(flat, targets.flatten())
 
 
 @dataclass(frozen=True)

@@ -4,6 +4,8 @@
   driver and every worker build the same one; :func:`optimizer_specs` draws them.
 * :func:`train_single_device` is the driver's reference: single-device training on the
   global batches, the named parameters after every step.
+* :func:`data_parallel_steps` runs, in a worker, a training loop over a student's parallel
+  wrapper and records a snapshot after every step.
 * :func:`assert_history_close` compares a rank's parameters after every step with the
   reference, with :data:`TRAINING_TOLERANCES`, and names the first step and parameter
   that went wrong.
@@ -16,7 +18,8 @@ grader passes the other history as ``also``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 
 import torch
@@ -25,7 +28,7 @@ from torch import nn
 
 from graders.checks import assert_tensor_equal, fail
 from graders.errors import GradingFailure
-from graders.models import Batch, lm_loss, named_parameters
+from graders.models import Batch, lm_loss, logits_loss, named_parameters
 
 #: (rtol, atol) per dtype for parameters after a few optimizer steps. A parallel run sums the
 #: gradient average in another order than one device; in float32 that moves parameters by a
@@ -59,7 +62,12 @@ class OptimizerSpec:
         return {"lr": self.lr, "weight_decay": self.weight_decay}
 
     def build(self, params: Iterable[nn.Parameter]) -> torch.optim.Optimizer:
-        return self.optimizer_cls(list(params), **self.hparams)
+        params = list(params)
+        if self.name == "sgd":
+            return torch.optim.SGD(params, lr=self.lr, momentum=self.momentum, weight_decay=self.weight_decay)
+        if self.name == "adamw":
+            return torch.optim.AdamW(params, lr=self.lr, weight_decay=self.weight_decay)
+        raise ValueError(f"unknown optimizer {self.name!r}")
 
     def __repr__(self) -> str:
         if self.name == "sgd":
@@ -138,12 +146,17 @@ def assert_history_close(
     if not isinstance(history, list) or len(history) != steps:
         fail(f"{who}: expected the parameters after each of {steps} steps, got {history!r:.80}.", case, hint)
     for k, got in enumerate(history):
-        step = first_step + k
         if not isinstance(got, dict):
-            fail(f"{who}, after step {step}: expected named parameters, got {got!r:.80}.", case, hint)
+            fail(
+                f"{who}, after step {first_step + k}: expected named parameters, got {got!r:.80}.", case, hint
+            )
         missing = sorted(set(expected[k]) - set(got))
         if missing:
-            fail(f"{who}, after step {step}: no value for parameter(s) {', '.join(missing)}.", case, hint)
+            fail(
+                f"{who}, after step {first_step + k}: no value for parameter(s) {', '.join(missing)}.",
+                case,
+                hint,
+            )
     for name in expected[0]:
         try:
             _assert_parameter_history(history, expected, name, who, case, hint, first_step)
@@ -170,3 +183,76 @@ def _assert_parameter_history(history, expected, name, who, case, hint, first_st
             hint=hint,
             tolerances=TRAINING_TOLERANCES,
         )
+
+
+# -- worker side ----------------------------------------------------------------------------------
+
+
+def data_parallel_steps(
+    wrapper: nn.Module,
+    batches: list[Batch],
+    *,
+    shard: int,
+    n: int,
+    snapshot: Callable[[], object],
+    optimizer: torch.optim.Optimizer | None = None,
+    after_forward: Callable[[], None] | None = None,
+    after_backward: Callable[[], None] | None = None,
+    micro_batches: int | Sequence[int] = 1,
+    no_sync: Callable[[], AbstractContextManager] | None = None,
+    mark: Callable[[str], None] = lambda label: None,
+) -> list:
+    """Worker side: one data-parallel training run of ``wrapper`` on this rank's rows.
+
+    Every step: this rank takes shard ``shard`` of ``n`` of the global batch; with
+    ``micro_batches`` k > 1 (one number, or one per step) it runs the first k - 1
+    micro-batches inside ``no_sync()`` and scales each loss by 1/k, so the accumulated
+    gradient is still this rank's mean. Then
+    ``after_backward()`` (a gradient synchronisation), ``optimizer.step()``, gradients set
+    to ``None`` (``wrapper.zero_grad``), and ``snapshot()`` is recorded.
+
+    ``mark`` receives, per step, ``no_sync_begin`` / ``no_sync_end`` (around the
+    accumulation), ``forward_end`` and ``backward_end`` (right after the last forward and
+    backward return) and ``step_end``, so the trace can be cut into phases.
+    """
+    history = []
+    per_step = [micro_batches] * len(batches) if isinstance(micro_batches, int) else list(micro_batches)
+    for batch, k in zip(batches, per_step, strict=True):
+        local = batch.shard(shard, n)
+        micro = [local.shard(i, k) for i in range(k)]
+        if k > 1:
+            mark("no_sync_begin")
+            with no_sync():
+                for part in micro[:-1]:
+                    (_checked_loss(wrapper, part) / k).backward()
+            mark("no_sync_end")
+        logits = _checked_logits(wrapper, micro[-1])
+        mark("forward_end")
+        if after_forward is not None:
+            after_forward()
+        (logits_loss(logits, micro[-1].targets) / k).backward()
+        mark("backward_end")
+        if after_backward is not None:
+            after_backward()
+        if optimizer is not None:
+            optimizer.step()
+        wrapper.zero_grad(set_to_none=True)
+        mark("step_end")
+        history.append(snapshot())
+    return history
+
+
+def _checked_logits(wrapper: nn.Module, batch: Batch) -> torch.Tensor:
+    logits = wrapper(batch.tokens)
+    tokens = tuple(batch.tokens.shape)
+    if not isinstance(logits, torch.Tensor) or logits.dim() != 3 or tuple(logits.shape[:2]) != tokens:
+        shape = tuple(logits.shape) if isinstance(logits, torch.Tensor) else type(logits).__name__
+        raise TypeError(
+            f"{type(wrapper).__name__}.forward returned {shape}; it must return what the wrapped "
+            f"module returns (logits of shape {tokens} + (vocab,))"
+        )
+    return logits
+
+
+def _checked_loss(wrapper: nn.Module, batch: Batch) -> torch.Tensor:
+    return logits_loss(_checked_logits(wrapper, batch), batch.targets)

@@ -41,7 +41,7 @@ def test_zero_memory_per_gpu(world, impl, case):
     reply = world.run(tasks.zero_memory_per_gpu, impl, case)[0]
     if case.stage not in (0, 1, 2, 3):
         if reply.get("raised") != "ValueError":
-            fail(f"stage {case.stage} does not exist: expected ValueError, got {reply!r}.", case)
+            fail(f"stage {case.stage} does not exist: expected ValueError, got {reply.get('value')!r}.", case)
         return
     value = _number(reply, "GB per GPU", case, STAGE_HINT)
     _assert_close(value, reference.memory_per_gpu(case), "GB per GPU (1 GB = 1e9 bytes)", case, STAGE_HINT)
@@ -81,7 +81,7 @@ def test_zero_comm_volume(world, impl, case):
     reply = world.run(tasks.zero_comm_volume, impl, case)[0]
     if case.stage not in (0, 1, 2, 3):
         if reply.get("raised") != "ValueError":
-            fail(f"stage {case.stage} does not exist: expected ValueError, got {reply!r}.", case)
+            fail(f"stage {case.stage} does not exist: expected ValueError, got {reply.get('value')!r}.", case)
         return
     value = _number(reply, "elements sent per GPU", case, COMM_HINT)
     _assert_close(value, reference.comm_volume(case), "elements sent per GPU per step", case, COMM_HINT)

@@ -23,10 +23,12 @@ Conventions shared by every class here:
 * ``group`` is a process group or ``None`` (the default world). Use ``dist.get_rank(group)``
   and ``dist.get_world_size(group)``; every rank of the group constructs the object and calls
   its methods in the same order.
-* Allowed calls: ``dist.all_gather_into_tensor``, ``dist.all_gather``,
-  ``dist.reduce_scatter_tensor``, ``dist.reduce_scatter`` (each with ``async_op`` if you like)
-  and ``dist.all_reduce``, though the communication checks say where an all-reduce is the
-  wrong tool. ``ZeroRedundancyOptimizer``, ``DistributedDataParallel`` and FSDP are banned.
+* Allowed calls: ``dist.all_gather_single(output, input)`` and
+  ``dist.reduce_scatter_single(output, input)`` (the one-tensor collectives; their older
+  names ``all_gather_into_tensor`` and ``reduce_scatter_tensor`` work too), ``dist.all_gather``,
+  ``dist.reduce_scatter``, each with ``async_op`` if you like, and ``dist.all_reduce``, though
+  the communication checks say where an all-reduce is the wrong tool.
+  ``ZeroRedundancyOptimizer``, ``DistributedDataParallel`` and FSDP are banned.
 """
 
 import math

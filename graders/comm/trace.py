@@ -14,6 +14,10 @@ from typing import NamedTuple
 
 SENDS = ("send", "isend")
 RECVS = ("recv", "irecv")
+#: Families of collectives, by every ``torch.distributed`` name that performs them.
+ALL_REDUCES = ("all_reduce", "all_reduce_coalesced")
+ALL_GATHERS = ("all_gather", "all_gather_into_tensor", "all_gather_single", "all_gather_coalesced")
+REDUCE_SCATTERS = ("reduce_scatter", "reduce_scatter_tensor", "reduce_scatter_single")
 
 
 class Event(NamedTuple):

@@ -12,11 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from graders.comm.trace import Event
+from graders.comm.trace import ALL_GATHERS, ALL_REDUCES, REDUCE_SCATTERS, Event
 
-ALL_REDUCES = ("all_reduce", "all_reduce_coalesced")
-ALL_GATHERS = ("all_gather", "all_gather_into_tensor", "all_gather_single", "all_gather_coalesced")
-REDUCE_SCATTERS = ("reduce_scatter", "reduce_scatter_tensor", "reduce_scatter_single")
+__all__ = ["ALL_GATHERS", "ALL_REDUCES", "REDUCE_SCATTERS", "ring_bytes_sent", "wire_bytes", "of_family"]
 
 
 def ring_bytes_sent(event: Event) -> float:

@@ -75,20 +75,26 @@ class WorkerArgs:
 def preload() -> None:
     """Import what every rank needs, once, in the fork server (never initialises a process group)."""
     import torch
+    import torch._dynamo  # noqa: F401
     import torch.distributed  # noqa: F401
 
+    # torch.optim (and DDP) import torch._dynamo on first use: about 2 s per rank, and it
+    # rebinds torch.manual_seed, which the state guard would report as tampering. Import it
+    # once here, before the workers fork and take their snapshot.
     torch.set_num_threads(1)
-    # Building any torch.optim optimizer imports torch._dynamo (about 3 s of CPU), and the
-    # recorder imports torch.distributed.optim to ban ZeroRedundancyOptimizer: once here,
-    # not once in every rank of every world.
-    import torch._dynamo  # noqa: F401
-    import torch.distributed.optim  # noqa: F401
-
     import graders.comm.recorder  # noqa: F401
     import graders.comm.trace  # noqa: F401
     import graders.world.student  # noqa: F401
     import graders.world.task  # noqa: F401
     import graders.world.wire  # noqa: F401
+
+    _import_banned_modules()
+
+
+def _import_banned_modules() -> None:
+    """The recorder bans ZeroRedundancyOptimizer by importing its module (0.5 s) when a task
+    starts: import it in the fork server once, not in every rank of every world."""
+    import torch.distributed.optim  # noqa: F401
 
 
 def die_with_parent() -> None:

@@ -22,10 +22,12 @@ Conventions shared by every class here:
 * ``group`` is a process group or ``None`` (the default world). Use ``dist.get_rank(group)``
   and ``dist.get_world_size(group)``; every rank of the group constructs the object and calls
   its methods in the same order.
-* Allowed calls: ``dist.all_gather_into_tensor``, ``dist.all_gather``,
-  ``dist.reduce_scatter_tensor``, ``dist.reduce_scatter`` (each with ``async_op`` if you like)
-  and ``dist.all_reduce``, though the communication checks say where an all-reduce is the
-  wrong tool. ``ZeroRedundancyOptimizer``, ``DistributedDataParallel`` and FSDP are banned.
+* Allowed calls: ``dist.all_gather_single(output, input)`` and
+  ``dist.reduce_scatter_single(output, input)`` (the one-tensor collectives; their older
+  names ``all_gather_into_tensor`` and ``reduce_scatter_tensor`` work too), ``dist.all_gather``,
+  ``dist.reduce_scatter``, each with ``async_op`` if you like, and ``dist.all_reduce``, though
+  the communication checks say where an all-reduce is the wrong tool.
+  ``ZeroRedundancyOptimizer``, ``DistributedDataParallel`` and FSDP are banned.
 """
 
 import math
@@ -91,7 +93,7 @@ class _FlatShard:
 
     def all_gather_params(self) -> None:
         full = torch.empty(self.padded, dtype=self.owned.dtype, device=self.owned.device)
-        dist.all_gather_into_tensor(full, self.owned.detach(), group=self.group)
+        dist.all_gather_single(full, self.owned.detach(), group=self.group)
         _scatter_back(self.params, full)
 
 
@@ -136,7 +138,7 @@ class Zero1Optimizer:
         shard = self.shard
         flat = _flat_grads(self.params, shard.padded)
         reduced = torch.empty(shard.chunk, dtype=flat.dtype, device=flat.device)
-        dist.reduce_scatter_tensor(reduced, flat, group=self.group)
+        dist.reduce_scatter_single(reduced, flat, group=self.group)
         shard.set_grad(reduced)
         self.optimizer.step()
         shard.all_gather_params()
@@ -204,7 +206,7 @@ class Zero2Optimizer:
         for p in bucket.params:
             p.grad = None  # this rank keeps only its reduced chunk
         reduced = torch.empty(bucket.chunk, dtype=flat.dtype, device=flat.device)
-        work = dist.reduce_scatter_tensor(reduced, flat, group=self.group, async_op=True)
+        work = dist.reduce_scatter_single(reduced, flat, group=self.group, async_op=True)
         self.in_flight[b] = (work, reduced, flat)
 
     ### END SOLUTION
@@ -250,7 +252,7 @@ class _GatherParameter(torch.autograd.Function):
         flat = torch.zeros(chunk * owner.world, dtype=grad.dtype, device=grad.device)
         flat[:numel].copy_(grad.reshape(-1))
         reduced = torch.empty(chunk, dtype=grad.dtype, device=grad.device)
-        dist.reduce_scatter_tensor(reduced, flat, group=owner.group)
+        dist.reduce_scatter_single(reduced, flat, group=owner.group)
         return reduced.div_(owner.world), None, None
 
 
@@ -324,7 +326,7 @@ class Zero3Module(nn.Module):
     def _gather(self, index: int) -> torch.Tensor:
         shard = self.shards[index]
         flat = torch.empty(shard.numel() * self.world, dtype=shard.dtype, device=shard.device)
-        dist.all_gather_into_tensor(flat, shard.detach(), group=self.group)
+        dist.all_gather_single(flat, shard.detach(), group=self.group)
         return flat[: self.numels[index]].view(self.shapes[index])
 
     def _make_gather(self, owned):

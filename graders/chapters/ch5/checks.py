@@ -14,7 +14,7 @@ from graders.ledger import render_bars
 from graders.training import assert_history_close
 
 NO_GRAD_HINT = (
-    "a parameter that gets no gradient may be skipped or stepped with a zero gradient, but "
+    "A parameter that gets no gradient may be skipped or stepped with a zero gradient, but "
     "frozen parameters (requires_grad=False) are never updated, and a tied weight is one parameter."
 )
 
@@ -232,7 +232,7 @@ def _assert_params_all_gathered(step_calls, rank, k, case, name) -> None:
             f"rank {rank}, step {k + 1}: {name}.step() issued no all-gather; every rank must get the "
             "other ranks' updated shards back.",
             case,
-            "all-gather the updated shards (all_gather_into_tensor) and copy them into the parameters.",
+            "all-gather the updated shards (all_gather_single) and copy them into the parameters.",
         )
 
 

@@ -12,11 +12,10 @@ from __future__ import annotations
 
 import torch
 import torch.distributed as dist
-import torch.nn.functional as F
 
 from graders.chapters.ch5 import probes
 from graders.ledger import reachable_tensors, storage_bytes
-from graders.models import TinyConfig, build_model, lm_loss, make_batches, named_parameters
+from graders.models import TinyConfig, build_model, lm_loss, logits_loss, make_batches, named_parameters
 from graders.training import trainable
 from graders.values import plain
 from graders.world.task import task
@@ -120,7 +119,7 @@ def _logits_loss(logits, batch) -> torch.Tensor:
     if not isinstance(logits, torch.Tensor) or tuple(logits.shape) != expected:
         shape = tuple(logits.shape) if isinstance(logits, torch.Tensor) else type(logits).__name__
         raise TypeError(f"Zero3Module.forward returned {shape}; expected the module's logits {expected}")
-    return F.cross_entropy(logits.flatten(0, 1).float(), batch.targets.flatten())
+    return logits_loss(logits, batch.targets)
 
 
 @task(exercise="ch5.zero3", module="zero", banned=BANNED)
