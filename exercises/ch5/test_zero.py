@@ -12,9 +12,11 @@ from graders.chapters.ch5 import cases, checks, tasks
 from graders.exercise import exercise
 from graders.profiles import fewer_examples
 
-#: the structural parts (memory, traffic, cross-check) re-run the same training: a third of the
+#: the structural parts (memory, traffic, cross-check) re-run the same training: a quarter of the
 #: profile's examples each, on top of the result part's full share.
-STRUCTURE = fewer_examples(1 / 3)
+STRUCTURE = fewer_examples(1 / 4)
+#: ZeRO-3 issues a collective per layer, twice per step: its result part draws half as many
+HALF = fewer_examples(1 / 2)
 
 #: the memory parts measure Adam's state (two tensors per element), the biggest share
 ADAMW = ("adamw",)
@@ -30,7 +32,7 @@ ZERO_HINT = "average the gradients over the group (sum, then divide by the group
 @example(case=cases.edge(4, (1, 2, 3)))
 @example(case=cases.edge(1, optimizer=cases.ADAMW))
 def test_zero1(world, impl, case):
-    run = world.run(tasks.zero1_train, impl, case)
+    run = checks.train(world, tasks.zero1_train, impl, case)
     checks.assert_trained_like_one_device(run, case, ZERO_HINT + " " + checks.NO_GRAD_HINT)
 
 
@@ -39,7 +41,7 @@ def test_zero1(world, impl, case):
 @STRUCTURE
 @example(case=cases.edge(3, optimizer=cases.ADAMW))
 def test_zero1_partitions_optimizer_state(world, impl, case):
-    run = world.run(tasks.zero1_train, impl, case)
+    run = checks.train(world, tasks.zero1_train, impl, case)
     checks.assert_trained_like_one_device(run, case, ZERO_HINT)
     checks.assert_optimizer_state_partitioned(run, case, "zero1")
 
@@ -49,7 +51,7 @@ def test_zero1_partitions_optimizer_state(world, impl, case):
 @STRUCTURE
 @example(case=cases.edge(2))
 def test_zero1_sends_what_data_parallelism_sends(world, impl, case):
-    run = world.run(tasks.zero1_train, impl, case)
+    run = checks.train(world, tasks.zero1_train, impl, case)
     checks.assert_trained_like_one_device(run, case, ZERO_HINT)
     checks.assert_zero1_traffic(run, case)
 
@@ -59,7 +61,7 @@ def test_zero1_sends_what_data_parallelism_sends(world, impl, case):
 @STRUCTURE
 @example(case=cases.edge(3, (0, 2)))
 def test_zero1_matches_torch_zero_redundancy_optimizer(world, impl, case):
-    run = world.run(tasks.zero1_against_torch, impl, case)
+    run = checks.train(world, tasks.zero1_against_torch, impl, case)
     checks.assert_matches_torch_zero(run, case)
 
 
@@ -72,7 +74,7 @@ def test_zero1_matches_torch_zero_redundancy_optimizer(world, impl, case):
 @example(case=cases.edge(3, (0, 2), bucket_cap_mb=0.0003))
 @example(case=cases.edge(1, bucket_cap_mb=25.0))
 def test_zero2(world, impl, case):
-    run = world.run(tasks.zero2_train, impl, case)
+    run = checks.train(world, tasks.zero2_train, impl, case)
     checks.assert_trained_like_one_device(run, case, ZERO_HINT + " " + checks.NO_GRAD_HINT)
 
 
@@ -81,7 +83,7 @@ def test_zero2(world, impl, case):
 @STRUCTURE
 @example(case=cases.edge(4, bucket_cap_mb=0.0001, optimizer=cases.ADAMW))
 def test_zero2_releases_gradients(world, impl, case):
-    run = world.run(tasks.zero2_train, impl, case)
+    run = checks.train(world, tasks.zero2_train, impl, case)
     checks.assert_trained_like_one_device(run, case, ZERO_HINT)
     checks.assert_gradients_partitioned(run, case)
     checks.assert_optimizer_state_partitioned(run, case, "zero2")
@@ -93,7 +95,7 @@ def test_zero2_releases_gradients(world, impl, case):
 @example(case=cases.edge(2, bucket_cap_mb=0.0001))
 @example(case=cases.edge(3, bucket_cap_mb=0.0003))
 def test_zero2_reduce_scatters_each_bucket_during_backward(world, impl, case):
-    run = world.run(tasks.zero2_train, impl, case)
+    run = checks.train(world, tasks.zero2_train, impl, case)
     checks.assert_trained_like_one_device(run, case, ZERO_HINT)
     checks.assert_zero2_traffic(run, case)
 
@@ -103,11 +105,12 @@ def test_zero2_reduce_scatters_each_bucket_during_backward(world, impl, case):
 
 @exercise("ch5.zero3", part="result")
 @given(case=cases.train_cases())
+@HALF
 @example(case=cases.edge(4))
 @example(case=cases.edge(3, (0, 2)))
 @example(case=cases.edge(1))
 def test_zero3(world, impl, case):
-    run = world.run(tasks.zero3_train, impl, case)
+    run = checks.train(world, tasks.zero3_train, impl, case)
     checks.assert_trained_like_one_device(
         run,
         case,
@@ -122,7 +125,7 @@ def test_zero3(world, impl, case):
 @STRUCTURE
 @example(case=cases.edge(4, optimizer=cases.ADAMW))
 def test_zero3_holds_only_shards(world, impl, case):
-    run = world.run(tasks.zero3_train, impl, case)
+    run = checks.train(world, tasks.zero3_measured, impl, case)
     checks.assert_trained_like_one_device(run, case, ZERO_HINT, last_step_only=True)
     checks.assert_zero3_memory(run, case)
 
@@ -132,6 +135,6 @@ def test_zero3_holds_only_shards(world, impl, case):
 @STRUCTURE
 @example(case=cases.edge(2))
 def test_zero3_gathers_in_forward_and_again_in_backward(world, impl, case):
-    run = world.run(tasks.zero3_train, impl, case)
+    run = checks.train(world, tasks.zero3_train, impl, case)
     checks.assert_trained_like_one_device(run, case, ZERO_HINT, last_step_only=True)
     checks.assert_zero3_traffic(run, case)

@@ -51,10 +51,24 @@ def _single_threaded(fn):
 @_single_threaded
 def histories(case: TrainCase) -> tuple[list[dict], list[dict]]:
     """(skip, zero): parameters after each step when a parameter without gradient is skipped
-    (torch.optim) or given a zero gradient (a flat buffer)."""
+    (torch.optim) or given a zero gradient (a flat buffer).
+
+    The optimizers are elementwise, so the two differ only in the parameters that get no
+    gradient, and those follow the optimizer alone: ``zero`` replays just them.
+    """
     batches = make_batches(case.data_seed, case.steps, case.rows * case.n)
     skip = train_single_device(build_model(case.seed), batches, case.optimizer)
-    zero = train_single_device(build_model(case.seed), batches, case.optimizer, zero_missing_grads=True)
+    facts = model_facts()
+    idle = [facts.names[i] for i in facts.indices(trained_only=True) if not facts.gets_grad[i]]
+    initial = dict(build_model(case.seed).named_parameters())
+    params = [nn.Parameter(initial[name].detach().clone()) for name in idle]
+    optimizer = case.optimizer.build(params)
+    zero = []
+    for step in skip:
+        for p in params:
+            p.grad = torch.zeros_like(p)
+        optimizer.step()
+        zero.append(step | {name: p.detach().clone() for name, p in zip(idle, params, strict=True)})
     return skip, zero
 
 
