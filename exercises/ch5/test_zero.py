@@ -8,7 +8,7 @@ training on the global batch; then it checks what each rank held and what it sen
 
 from hypothesis import example, given
 
-from graders.chapters.ch5 import cases, checks, tasks
+from graders.chapters.ch5 import cases, checks, memory, tasks, traffic
 from graders.exercise import exercise
 from graders.profiles import fewer_examples
 
@@ -43,7 +43,7 @@ def test_zero1(world, impl, case):
 def test_zero1_partitions_optimizer_state(world, impl, case):
     run = checks.train(world, tasks.zero1_train, impl, case)
     checks.assert_trained_like_one_device(run, case, ZERO_HINT)
-    checks.assert_optimizer_state_partitioned(run, case, "zero1")
+    memory.assert_optimizer_state_partitioned(run, case, "zero1")
 
 
 @exercise("ch5.zero1", part="traffic")
@@ -53,7 +53,7 @@ def test_zero1_partitions_optimizer_state(world, impl, case):
 def test_zero1_sends_what_data_parallelism_sends(world, impl, case):
     run = checks.train(world, tasks.zero1_train, impl, case)
     checks.assert_trained_like_one_device(run, case, ZERO_HINT)
-    checks.assert_zero1_traffic(run, case)
+    traffic.assert_zero1_traffic(run, case)
 
 
 @exercise("ch5.zero1", part="crosscheck")
@@ -85,8 +85,8 @@ def test_zero2(world, impl, case):
 def test_zero2_releases_gradients(world, impl, case):
     run = checks.train(world, tasks.zero2_train, impl, case)
     checks.assert_trained_like_one_device(run, case, ZERO_HINT)
-    checks.assert_gradients_partitioned(run, case)
-    checks.assert_optimizer_state_partitioned(run, case, "zero2")
+    memory.assert_gradients_partitioned(run, case)
+    memory.assert_optimizer_state_partitioned(run, case, "zero2")
 
 
 @exercise("ch5.zero2", part="traffic")
@@ -97,7 +97,7 @@ def test_zero2_releases_gradients(world, impl, case):
 def test_zero2_reduce_scatters_each_bucket_during_backward(world, impl, case):
     run = checks.train(world, tasks.zero2_train, impl, case)
     checks.assert_trained_like_one_device(run, case, ZERO_HINT)
-    checks.assert_zero2_traffic(run, case)
+    traffic.assert_zero2_traffic(run, case)
 
 
 # -- ZeRO-3 ----------------------------------------------------------------------------------------
@@ -127,7 +127,7 @@ def test_zero3(world, impl, case):
 def test_zero3_holds_only_shards(world, impl, case):
     run = checks.train(world, tasks.zero3_measured, impl, case)
     checks.assert_trained_like_one_device(run, case, ZERO_HINT, last_step_only=True)
-    checks.assert_zero3_memory(run, case)
+    memory.assert_zero3_memory(run, case)
 
 
 @exercise("ch5.zero3", part="traffic")
@@ -137,4 +137,4 @@ def test_zero3_holds_only_shards(world, impl, case):
 def test_zero3_gathers_in_forward_and_again_in_backward(world, impl, case):
     run = checks.train(world, tasks.zero3_train, impl, case)
     checks.assert_trained_like_one_device(run, case, ZERO_HINT, last_step_only=True)
-    checks.assert_zero3_traffic(run, case)
+    traffic.assert_zero3_traffic(run, case)
