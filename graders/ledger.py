@@ -24,17 +24,28 @@ from collections.abc import Iterable, Mapping, Sequence
 import torch
 
 _SKIP = (type, types.ModuleType, types.BuiltinFunctionType, str, bytes, int, float, bool, complex)
+#: the kit's own objects a student's may reference (a traced Work handle and its recorder)
+_KIT_MACHINERY = ("graders.comm.", "graders.world.")
 
 
-def storage_bytes(tensors: Iterable[torch.Tensor]) -> int:
-    """Bytes of the distinct storages behind ``tensors`` (each storage counted once)."""
+def storage_key(tensor: torch.Tensor) -> tuple[int, int]:
+    """What identifies the memory behind ``tensor`` (an empty storage by its object)."""
+    storage = tensor.untyped_storage()
+    ptr = storage.data_ptr()
+    return ptr, id(storage) if ptr == 0 else 0
+
+
+def storage_bytes(tensors: Iterable[torch.Tensor], *, excluding: Iterable[torch.Tensor] = ()) -> int:
+    """Bytes of the distinct storages behind ``tensors`` (each storage counted once), leaving
+    out the storages of ``excluding``."""
+    skip = {storage_key(t) for t in excluding if isinstance(t, torch.Tensor) and t.layout == torch.strided}
     seen: dict[tuple[int, int], int] = {}
     for tensor in tensors:
         if not isinstance(tensor, torch.Tensor) or tensor.layout != torch.strided:
             continue
-        storage = tensor.untyped_storage()
-        ptr = storage.data_ptr()
-        seen[(ptr, id(storage) if ptr == 0 else 0)] = storage.nbytes()
+        key = storage_key(tensor)
+        if key not in skip:
+            seen[key] = tensor.untyped_storage().nbytes()
     return sum(seen.values())
 
 
@@ -68,7 +79,7 @@ def reachable_tensors(root: object, *, limit: int = 50_000) -> tuple[list[torch.
         elif isinstance(obj, types.MethodType):
             stack.append(obj.__self__)
             stack.append(obj.__func__)
-        else:
+        elif not type(obj).__module__.startswith(_KIT_MACHINERY):
             stack.extend(getattr(obj, "__dict__", {}).values())
             slots = getattr(type(obj), "__slots__", ())
             for slot in (slots,) if isinstance(slots, str) else slots:

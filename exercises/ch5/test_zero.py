@@ -83,7 +83,7 @@ def test_zero2(world, impl, case):
 @STRUCTURE
 @example(case=cases.edge(4, bucket_cap_mb=0.0001, optimizer=cases.ADAMW))
 def test_zero2_releases_gradients(world, impl, case):
-    run = checks.train(world, tasks.zero2_train, impl, case)
+    run = checks.train(world, tasks.zero2_measured, impl, case)
     checks.assert_trained_like_one_device(run, case, ZERO_HINT)
     memory.assert_gradients_partitioned(run, case)
     memory.assert_optimizer_state_partitioned(run, case, "zero2")

@@ -79,14 +79,19 @@ class Zero2Optimizer:
     **During backward** (``register_post_accumulate_grad_hook`` on each trained parameter):
     when the last gradient of a bucket has arrived, flatten the bucket's gradients into one
     padded buffer, **reduce-scatter** it (``async_op=True`` lets backward go on), and set the
-    ``.grad`` of the bucket's parameters to ``None``: the rank keeps only the reduced chunk it
-    owns. A bucket with a parameter that gets no gradient is never complete in backward; reduce
-    it at the start of ``step()``, with zeros for the missing gradients.
+    ``.grad`` of the bucket's parameters to ``None``. Keep at most one bucket on the wire: when
+    you launch the next one, wait for the previous one and drop its buffer, keeping only the
+    reduced chunk this rank owns. (Keeping every bucket's buffer until ``step()`` would hold
+    the whole gradient again.) A bucket with a parameter that gets no gradient is never complete
+    in backward; reduce it at the start of ``step()``, with zeros for the missing gradients.
 
-    **step()** waits for the reduce-scatters, divides by the group size, runs the inner
+    **step()** waits for the last reduce-scatter, divides by the group size, runs the inner
     optimizer on the owned chunks and all-gathers the parameters, bucket by bucket, into the
     model in place. Never all-reduce the gradients: that would put the whole gradient back on
     every rank, which is exactly what stage 2 removes.
+
+    When backward ends a rank holds: its reduced chunks (1/N of the gradient), the buffer of
+    the bucket still on the wire, and the gradients of the buckets that wait for ``step()``.
     """
 
     def __init__(self, params, optimizer_cls, group=None, bucket_cap_mb: float = 25.0, **hparams) -> None:

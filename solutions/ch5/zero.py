@@ -158,14 +158,19 @@ class Zero2Optimizer:
     **During backward** (``register_post_accumulate_grad_hook`` on each trained parameter):
     when the last gradient of a bucket has arrived, flatten the bucket's gradients into one
     padded buffer, **reduce-scatter** it (``async_op=True`` lets backward go on), and set the
-    ``.grad`` of the bucket's parameters to ``None``: the rank keeps only the reduced chunk it
-    owns. A bucket with a parameter that gets no gradient is never complete in backward; reduce
-    it at the start of ``step()``, with zeros for the missing gradients.
+    ``.grad`` of the bucket's parameters to ``None``. Keep at most one bucket on the wire: when
+    you launch the next one, wait for the previous one and drop its buffer, keeping only the
+    reduced chunk this rank owns. (Keeping every bucket's buffer until ``step()`` would hold
+    the whole gradient again.) A bucket with a parameter that gets no gradient is never complete
+    in backward; reduce it at the start of ``step()``, with zeros for the missing gradients.
 
-    **step()** waits for the reduce-scatters, divides by the group size, runs the inner
+    **step()** waits for the last reduce-scatter, divides by the group size, runs the inner
     optimizer on the owned chunks and all-gathers the parameters, bucket by bucket, into the
     model in place. Never all-reduce the gradients: that would put the whole gradient back on
     every rank, which is exactly what stage 2 removes.
+
+    When backward ends a rank holds: its reduced chunks (1/N of the gradient), the buffer of
+    the bucket still on the wire, and the gradients of the buckets that wait for ``step()``.
     """
 
     def __init__(self, params, optimizer_cls, group=None, bucket_cap_mb: float = 25.0, **hparams) -> None:
@@ -192,22 +197,33 @@ class Zero2Optimizer:
     ### BEGIN SOLUTION
     def _reset(self) -> None:
         self.arrived = [0] * len(self.buckets)
-        self.in_flight: dict[int, tuple] = {}  # bucket -> (work, reduced chunk, flat buffer)
+        self.reduced: dict[int, torch.Tensor] = {}  # bucket -> this rank's summed chunk
+        self.on_the_wire: tuple | None = None  # (bucket, work, chunk, buffer): one at a time
 
     def _on_gradient(self, p: nn.Parameter) -> None:
         b = self.bucket_of[id(p)]
         self.arrived[b] += 1
         if self.arrived[b] == len(self.buckets[b].params):
-            self._reduce_scatter(b)
+            self._launch(b)
 
-    def _reduce_scatter(self, b: int) -> None:
+    def _launch(self, b: int) -> None:
+        """Reduce-scatter bucket ``b`` and free its gradients; land the bucket sent before it."""
         bucket = self.buckets[b]
         flat = _flat_grads(bucket.params, bucket.padded)
         for p in bucket.params:
             p.grad = None  # this rank keeps only its reduced chunk
-        reduced = torch.empty(bucket.chunk, dtype=flat.dtype, device=flat.device)
-        work = dist.reduce_scatter_single(reduced, flat, group=self.group, async_op=True)
-        self.in_flight[b] = (work, reduced, flat)
+        chunk = torch.empty(bucket.chunk, dtype=flat.dtype, device=flat.device)
+        work = dist.reduce_scatter_single(chunk, flat, group=self.group, async_op=True)
+        self._land()
+        self.on_the_wire = (b, work, chunk, flat)
+
+    def _land(self) -> None:
+        """Wait for the bucket on the wire, keep its chunk and drop its buffer."""
+        if self.on_the_wire is not None:
+            b, work, chunk, _ = self.on_the_wire
+            work.wait()
+            self.reduced[b] = chunk
+            self.on_the_wire = None
 
     ### END SOLUTION
 
@@ -223,12 +239,13 @@ class Zero2Optimizer:
     def step(self) -> None:
         """Reduce the incomplete buckets, wait, step the owned chunks, all-gather the parameters."""
         ### BEGIN SOLUTION
+        launched = set(self.reduced) | ({self.on_the_wire[0]} if self.on_the_wire else set())
         for b in range(len(self.buckets)):
-            if b not in self.in_flight:
-                self._reduce_scatter(b)
-        for b, (work, reduced, _) in sorted(self.in_flight.items()):
-            work.wait()
-            self.buckets[b].set_grad(reduced)
+            if b not in launched:  # a parameter of this bucket got no gradient
+                self._launch(b)
+        self._land()
+        for b, chunk in self.reduced.items():
+            self.buckets[b].set_grad(chunk)
         self._reset()
         self.optimizer.step()
         for bucket in self.buckets:

@@ -25,9 +25,10 @@ def _ledgers(run, case: TrainCase, kind: str) -> dict[int, dict[str, int]]:
                 "optimizer state": memory["state_bytes"],
             }
         else:
+            grads = memory["grads_after_backward"] + memory["owned_grad_bytes"]
             ledgers[rank] = {
                 "params": memory["params"],
-                "grads": memory["grads_after_backward"] + memory["owned_grad_bytes"],
+                "grads": memory["gradient_memory_after_backward"] if kind == "zero2" else grads,
                 "optimizer state": memory["state_bytes"],
             }
     return ledgers
@@ -83,19 +84,25 @@ def assert_optimizer_state_partitioned(run, case: TrainCase, kind: str) -> None:
 
 
 def assert_gradients_partitioned(run, case: TrainCase) -> None:
-    """ZeRO-2: when backward ends, only incomplete buckets still hold full gradients, and the
-    reduced gradient a rank keeps is its 1/N share."""
+    """ZeRO-2: when backward ends a rank holds its reduced chunks, at most one bucket still on
+    the wire, and the gradients of the buckets that wait for a missing gradient; nothing more."""
     facts = reference.model_facts()
     layout = reference.buckets(case)
-    held_limit = layout.held_after_backward(facts)
-    owned_limit = reference.shard_bytes(case)
-    limits = {"grads": held_limit + owned_limit, "optimizer state": reference.state_bytes_limit(case)}
+    owned = reference.shard_bytes(case)
+    waiting = layout.held_after_backward(facts)
+    wire = layout.on_the_wire(case)
+    limit = owned + wire + waiting
+    limits = {"grads": limit, "optimizer state": reference.state_bytes_limit(case)}
+    parts = (
+        f"its reduced chunks (≤ {owned}), the bucket still on the wire (≤ {wire}) and the "
+        f"buckets waiting for step() ({waiting})"
+    )
     for rank in case.ranks:
         memory = value_of(run, rank, case)["memory"]
-        if memory["grads_after_backward"] > held_limit:
+        if memory["grads_after_backward"] > waiting:
             _memory_failure(
                 f"rank {rank}: when backward ended the model's parameters still held "
-                f"{memory['grads_after_backward']} bytes of gradients; ZeRO-2 allows {held_limit} "
+                f"{memory['grads_after_backward']} bytes of gradients; ZeRO-2 allows {waiting} "
                 f"(only buckets with a parameter that gets no gradient wait for step()).\n"
                 f"buckets: {reference.describe_buckets(case)}",
                 run,
@@ -105,10 +112,23 @@ def assert_gradients_partitioned(run, case: TrainCase) -> None:
                 "once a bucket is reduce-scattered, set the .grad of its parameters to None: "
                 "the rank keeps only the reduced chunk it owns.",
             )
-        if memory["owned_grad_bytes"] > owned_limit:
+        held = memory["gradient_memory_after_backward"]
+        if held > limit:
+            _memory_failure(
+                f"rank {rank}: when backward ended Zero2Optimizer held {held} "
+                f"bytes of gradients (on parameters and in its buffers); ZeRO-2 allows {limit}: {parts}.\n"
+                f"buckets: {reference.describe_buckets(case)}",
+                run,
+                case,
+                "zero2",
+                limits,
+                "wait for the previous bucket when you launch the next one, and drop its buffer: "
+                "only the reduced chunk this rank owns is worth keeping.",
+            )
+        if memory["owned_grad_bytes"] > owned:
             _memory_failure(
                 f"rank {rank}: the tensors the inner optimizer steps held {memory['owned_grad_bytes']} "
-                f"bytes of gradients at its step; a rank's share is at most {owned_limit}.",
+                f"bytes of gradients at its step; a rank's share is at most {owned}.",
                 run,
                 case,
                 "zero2",

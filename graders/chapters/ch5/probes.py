@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import torch
 
-from graders.ledger import storage_bytes
+from graders.ledger import reachable_tensors, storage_bytes
 
 
 class OptimizerLog:
@@ -81,3 +81,14 @@ def grad_bytes(params) -> int:
 
 def param_bytes(params) -> int:
     return storage_bytes(params)
+
+
+def gradient_memory(optimizer: object, params, log: OptimizerLog) -> int:
+    """Gradient bytes a data-parallel optimizer holds: every ``.grad`` of the parameters and of
+    what it references, and every tensor it references that is neither a parameter, a tensor
+    the inner optimizer steps, nor optimizer state (bucket buffers, reduced chunks, ...)."""
+    params = list(params)
+    tensors, grads = reachable_tensors(optimizer)
+    grads += [p.grad for p in params if p.grad is not None]
+    kept = storage_bytes(tensors, excluding=params + log.owned() + log.state_tensors())
+    return kept + storage_bytes(grads, excluding=tensors)

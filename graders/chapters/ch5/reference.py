@@ -172,6 +172,12 @@ class Buckets:
     def in_step(self) -> int:
         return len(self.members) - self.during_backward
 
+    def on_the_wire(self, case: TrainCase) -> int:
+        """Most input bytes of the bucket backward completes last, which may still be in flight."""
+        if not self.completion:
+            return 0
+        return reduce_scatter_bytes(case, self.members[self.completion[-1]])[1]
+
     def held_after_backward(self, facts: ModelFacts) -> int:
         """Gradient bytes still on the parameters of incomplete buckets when backward ends."""
         return sum(

@@ -34,15 +34,16 @@ def _local_batches(case, group_rank: int):
     return [batch.shard(group_rank, case.n) for batch in global_batches]
 
 
-def _train_with_optimizer(ctx, case, construct):
-    """Train with ``construct(student, model, optimizer_cls, group)``, a student optimizer."""
+def _train_with_optimizer(ctx, case, construct, *, measure: bool = False):
+    """Train with ``construct(student, model, optimizer_cls, group)``, a student optimizer;
+    ``measure`` also walks the optimizer for the gradient memory it holds after backward."""
     group = ctx.group(case.group)
     if not ctx.in_group(case.group):
         return None
     model = build_model(case.seed)
     batches = _local_batches(case, ctx.group_rank(case.group))
     optimizer_cls, log = probes.recording(case.optimizer.optimizer_cls)
-    history, held_after_backward = [], 0
+    history, held_after_backward, gradient_memory = [], 0, 0
     with ctx.student_code() as student:
         optimizer = construct(student, model, optimizer_cls, group)
         ctx.mark("constructed")
@@ -53,10 +54,17 @@ def _train_with_optimizer(ctx, case, construct):
             loss.backward()
             ctx.mark("backward_end")
             held_after_backward = max(held_after_backward, probes.grad_bytes(model.parameters()))
+            if measure:
+                held = probes.gradient_memory(optimizer, model.parameters(), log)
+                gradient_memory = max(gradient_memory, held)
             optimizer.step()
             ctx.mark("step_end")
             history.append(named_parameters(model))
-    memory = {"params": probes.param_bytes(model.parameters()), "grads_after_backward": held_after_backward}
+    memory = {
+        "params": probes.param_bytes(model.parameters()),
+        "grads_after_backward": held_after_backward,
+        "gradient_memory_after_backward": gradient_memory,
+    }
     return {"history": history, "memory": memory | log.summary()}
 
 
@@ -100,18 +108,25 @@ def zero1_against_torch(ctx, case):
     return result
 
 
+def _zero2(student, model, optimizer_cls, group, case):
+    return student.Zero2Optimizer(
+        model.parameters(),
+        optimizer_cls,
+        group=group,
+        bucket_cap_mb=case.bucket_cap_mb,
+        **case.optimizer.hparams,
+    )
+
+
 @task(exercise="ch5.zero2", module="zero", banned=BANNED)
 def zero2_train(ctx, case):
-    def construct(student, model, optimizer_cls, group):
-        return student.Zero2Optimizer(
-            model.parameters(),
-            optimizer_cls,
-            group=group,
-            bucket_cap_mb=case.bucket_cap_mb,
-            **case.optimizer.hparams,
-        )
+    return _train_with_optimizer(ctx, case, lambda *a: _zero2(*a, case))
 
-    return _train_with_optimizer(ctx, case, construct)
+
+@task(exercise="ch5.zero2", module="zero", banned=BANNED)
+def zero2_measured(ctx, case):
+    """As zero2_train, and the gradient memory the optimizer holds when backward ends."""
+    return _train_with_optimizer(ctx, case, lambda *a: _zero2(*a, case), measure=True)
 
 
 def _logits_loss(logits, batch) -> torch.Tensor:
