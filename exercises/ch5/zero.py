@@ -122,11 +122,13 @@ class Zero3Module(nn.Module):
       all-gather them again, use them, release them. The gradient of each full parameter is
       **reduce-scattered** and averaged into the ``.grad`` of this rank's shard.
     * Between steps a rank holds only shards: parameters, gradients and optimizer state are
-      all about 1/N of the model's.
+      all about 1/N of the model's. The graders measure every tensor the module keeps
+      reachable (attributes, hooks, containers) when forward ends, after backward and
+      between steps.
 
     ``forward(*args)`` returns what ``module(*args)`` returns. ``full_parameters()`` gathers
     and returns the full parameters as ``{name: tensor}``, with the names and shapes of
-    ``module.named_parameters()`` (before wrapping); the graders call it between steps.
+    ``module.named_parameters()`` (before wrapping); the graders call it after training.
 
     Hint: ``torch.autograd.graph.saved_tensors_hooks`` lets you replace a gathered parameter
     that autograd wants to save for backward by a small key, and gather it again when
