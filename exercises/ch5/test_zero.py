@@ -32,7 +32,7 @@ ZERO_HINT = "average the gradients over the group (sum, then divide by the group
 @example(case=cases.edge(4, (1, 2, 3)))
 @example(case=cases.edge(1, optimizer=cases.ADAMW))
 def test_zero1(world, impl, case):
-    run = checks.train(world, tasks.zero1_train, impl, case)
+    run = world.run(tasks.zero1_train, impl, case)
     checks.assert_trained_like_one_device(run, case, ZERO_HINT + " " + checks.NO_GRAD_HINT)
 
 
@@ -41,7 +41,7 @@ def test_zero1(world, impl, case):
 @STRUCTURE
 @example(case=cases.edge(3, optimizer=cases.ADAMW))
 def test_zero1_partitions_optimizer_state(world, impl, case):
-    run = checks.train(world, tasks.zero1_train, impl, case)
+    run = world.run(tasks.zero1_train, impl, case)
     checks.assert_trained_like_one_device(run, case, ZERO_HINT)
     memory.assert_optimizer_state_partitioned(run, case, "zero1")
 
@@ -51,7 +51,7 @@ def test_zero1_partitions_optimizer_state(world, impl, case):
 @STRUCTURE
 @example(case=cases.edge(2))
 def test_zero1_sends_what_data_parallelism_sends(world, impl, case):
-    run = checks.train(world, tasks.zero1_train, impl, case)
+    run = world.run(tasks.zero1_train, impl, case)
     checks.assert_trained_like_one_device(run, case, ZERO_HINT)
     traffic.assert_zero1_traffic(run, case)
 
@@ -61,7 +61,7 @@ def test_zero1_sends_what_data_parallelism_sends(world, impl, case):
 @STRUCTURE
 @example(case=cases.edge(3, (0, 2)))
 def test_zero1_matches_torch_zero_redundancy_optimizer(world, impl, case):
-    run = checks.train(world, tasks.zero1_against_torch, impl, case)
+    run = world.run(tasks.zero1_against_torch, impl, case)
     checks.assert_matches_torch_zero(run, case)
 
 
@@ -74,7 +74,7 @@ def test_zero1_matches_torch_zero_redundancy_optimizer(world, impl, case):
 @example(case=cases.edge(3, (0, 2), bucket_cap_mb=0.0003))
 @example(case=cases.edge(1, bucket_cap_mb=25.0))
 def test_zero2(world, impl, case):
-    run = checks.train(world, tasks.zero2_train, impl, case)
+    run = world.run(tasks.zero2_train, impl, case)
     checks.assert_trained_like_one_device(run, case, ZERO_HINT + " " + checks.NO_GRAD_HINT)
 
 
@@ -83,7 +83,7 @@ def test_zero2(world, impl, case):
 @STRUCTURE
 @example(case=cases.edge(4, bucket_cap_mb=0.0001, optimizer=cases.ADAMW))
 def test_zero2_releases_gradients(world, impl, case):
-    run = checks.train(world, tasks.zero2_measured, impl, case)
+    run = world.run(tasks.zero2_measured, impl, case)
     checks.assert_trained_like_one_device(run, case, ZERO_HINT)
     memory.assert_gradients_partitioned(run, case)
     memory.assert_optimizer_state_partitioned(run, case, "zero2")
@@ -95,7 +95,7 @@ def test_zero2_releases_gradients(world, impl, case):
 @example(case=cases.edge(2, bucket_cap_mb=0.0001))
 @example(case=cases.edge(3, bucket_cap_mb=0.0003))
 def test_zero2_reduce_scatters_each_bucket_during_backward(world, impl, case):
-    run = checks.train(world, tasks.zero2_train, impl, case)
+    run = world.run(tasks.zero2_train, impl, case)
     checks.assert_trained_like_one_device(run, case, ZERO_HINT)
     traffic.assert_zero2_traffic(run, case)
 
@@ -110,7 +110,7 @@ def test_zero2_reduce_scatters_each_bucket_during_backward(world, impl, case):
 @example(case=cases.edge(3, (0, 2)))
 @example(case=cases.edge(1))
 def test_zero3(world, impl, case):
-    run = checks.train(world, tasks.zero3_train, impl, case)
+    run = world.run(tasks.zero3_train, impl, case)
     checks.assert_trained_like_one_device(
         run,
         case,
@@ -125,7 +125,7 @@ def test_zero3(world, impl, case):
 @STRUCTURE
 @example(case=cases.edge(4, optimizer=cases.ADAMW))
 def test_zero3_holds_only_shards(world, impl, case):
-    run = checks.train(world, tasks.zero3_measured, impl, case)
+    run = world.run(tasks.zero3_measured, impl, case)
     checks.assert_trained_like_one_device(run, case, ZERO_HINT, last_step_only=True)
     memory.assert_zero3_memory(run, case)
 
@@ -135,6 +135,6 @@ def test_zero3_holds_only_shards(world, impl, case):
 @STRUCTURE
 @example(case=cases.edge(2))
 def test_zero3_gathers_in_forward_and_again_in_backward(world, impl, case):
-    run = checks.train(world, tasks.zero3_train, impl, case)
+    run = world.run(tasks.zero3_train, impl, case)
     checks.assert_trained_like_one_device(run, case, ZERO_HINT, last_step_only=True)
     traffic.assert_zero3_traffic(run, case)

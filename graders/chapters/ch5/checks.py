@@ -17,16 +17,6 @@ NO_GRAD_HINT = (
 )
 
 
-def train(world, task, impl, case):
-    """Compute the reference, then run ``task`` on every rank. Reference first: the driver's first
-    optimizer imports torch._dynamo (seconds), which then overlaps with the worlds starting."""
-    if isinstance(case, TrainCase):
-        reference.histories(case)
-    else:
-        reference.mixed_precision(case)
-    return world.run(task, impl, case)
-
-
 def value_of(run, rank: int, case):
     value = run[rank]
     if not isinstance(value, dict):

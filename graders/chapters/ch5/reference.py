@@ -20,7 +20,7 @@ from torch import nn
 
 from graders.chapters.ch5.cases import CostCase, OffloadCase, TrainCase
 from graders.models import build_model, lm_loss, make_batches, named_parameters
-from graders.training import OptimizerSpec, train_single_device, trainable
+from graders.training import FunctionalOptimizer, OptimizerSpec, train_single_device, trainable
 
 #: AdamW keeps exp_avg and exp_avg_sq per element, plus a scalar step per tensor (4 bytes;
 #: 8 allowed, which covers float64 steps too); SGD a momentum buffer when momentum is on.
@@ -62,7 +62,7 @@ def histories(case: TrainCase) -> tuple[list[dict], list[dict]]:
     idle = [facts.names[i] for i in facts.indices(trained_only=True) if not facts.gets_grad[i]]
     initial = dict(build_model(case.seed).named_parameters())
     params = [nn.Parameter(initial[name].detach().clone()) for name in idle]
-    optimizer = case.optimizer.build(params)
+    optimizer = FunctionalOptimizer(case.optimizer, params)
     zero = []
     for step in skip:
         for p in params:
@@ -239,7 +239,7 @@ def mixed_precision(case: OffloadCase, zero_missing_grads: bool = False):
     model = build_model(case.seed, dtype=torch.bfloat16)
     params = trainable(model)
     masters = [nn.Parameter(p.detach().float().clone()) for p in params]
-    opt = case.optimizer.build(masters)
+    opt = FunctionalOptimizer(case.optimizer, masters)
     model_history, master_history = [], []
     for batch in make_batches(case.data_seed, case.steps, case.rows):
         for p, m in zip(params, masters, strict=True):
