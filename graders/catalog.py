@@ -75,6 +75,43 @@ CHAPTERS: dict[str, Chapter] = {
             ),
         ),
         Chapter(
+            "ch5",
+            "ZeRO",
+            "Họ ZeRO",
+            (
+                _ex(
+                    "ch5.zero1",
+                    "zero",
+                    {"result": 2, "memory": 2, "traffic": 1, "crosscheck": 1},
+                    "ZeRO-1: partitioned optimizer state",
+                    symbol="Zero1Optimizer",
+                ),
+                _ex(
+                    "ch5.zero2",
+                    "zero",
+                    {"result": 2, "memory": 2, "traffic": 2},
+                    "ZeRO-2: gradients reduce-scattered in backward",
+                    symbol="Zero2Optimizer",
+                ),
+                _ex(
+                    "ch5.zero3",
+                    "zero",
+                    {"result": 2, "memory": 2, "traffic": 2},
+                    "ZeRO-3: parameters gathered layer by layer",
+                    symbol="Zero3Module",
+                ),
+                _ex(
+                    "ch5.offload",
+                    "offload",
+                    {"result": 2, "placement": 1},
+                    "ZeRO-Offload: fp32 master weights and step on the host",
+                    symbol="OffloadOptimizer",
+                ),
+                _ex("ch5.zero_memory_per_gpu", "zero_cost", {"formula": 1, "paper": 1}, "memory per GPU"),
+                _ex("ch5.zero_comm_volume", "zero_cost", {"formula": 2}, "communication per step"),
+            ),
+        ),
+        Chapter(
             "ch7",
             "Pipeline parallelism",
             "Song song pipeline",

@@ -28,3 +28,13 @@ def register() -> None:
     settings.register_profile("student", max_examples=25, **common)
     settings.register_profile("grading", max_examples=60, derandomize=True, database=None, **common)
     settings.register_profile("ci", max_examples=15, derandomize=True, database=None, **common)
+
+
+def fewer_examples(fraction: float, minimum: int = 5) -> settings:
+    """For an expensive property: ``fraction`` of the active profile's examples (at least
+    ``minimum``), keeping every other setting of the profile (derandomize, database, ...).
+
+    Use it under ``@given`` for the structural parts of a property whose result part already
+    draws the full number of examples; explicit ``@example`` s always run.
+    """
+    return settings(max_examples=max(minimum, round(settings.default.max_examples * fraction)))

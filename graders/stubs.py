@@ -5,7 +5,7 @@ The solution files are the single source of truth. Code between ``### BEGIN SOLU
 
 * inside a function body it becomes ``raise NotImplementedError("[dtlab TODO] ...")`` naming
   the function, so the graders can report the exercise as *not started*;
-* at module level (helpers that belong to the answer) it is removed.
+* at module level or in a class body (helpers that belong to the answer) it is removed.
 
 Everything else (imports, signatures, docstrings, given helpers) is kept verbatim.
 """
@@ -50,6 +50,14 @@ def _enclosing_functions(tree: ast.AST) -> list[tuple[int, int, str]]:
     return spans
 
 
+def _in_class_body(tree: ast.AST, line: int) -> bool:
+    """Whether ``line`` lies in the body of a class (outside its methods)."""
+    return any(
+        isinstance(node, ast.ClassDef) and node.lineno < line <= (node.end_lineno or node.lineno)
+        for node in ast.walk(tree)
+    )
+
+
 def generate_stub(source: str, chapter: str, name: str) -> str:
     """The stub text for one solution file."""
     tree = ast.parse(source)
@@ -72,10 +80,13 @@ def generate_stub(source: str, chapter: str, name: str) -> str:
             raise StubError(f"{name}:{start + 1}: {BEGIN} is never closed")
         i += 1  # skip END
         indent = line[: len(line) - len(line.lstrip())]
-        if indent:
-            owners = [f for f in functions if f[0] <= start + 1 <= f[1]]
-            if not owners:
-                raise StubError(f"{name}:{start + 1}: an indented solution block must sit inside a function")
+        owners = [f for f in functions if f[0] <= start + 1 <= f[1]] if indent else []
+        if indent and not owners and not _in_class_body(tree, start + 1):
+            raise StubError(f"{name}:{start + 1}: an indented solution block must sit inside a function")
+        if indent and not owners and out and not out[-1].strip():
+            while i < len(lines) and not lines[i].strip():
+                i += 1  # a helper removed from a class body leaves one blank line, not two
+        if owners:  # inside a body: a TODO; in a class body (helper methods): removed
             qualname = owners[-1][2]
             out.append(
                 f'{indent}raise NotImplementedError("{TODO_MARKER} {chapter}/{name}: implement {qualname}")\n'

@@ -33,6 +33,12 @@ class Thing:
         return 1
         ### END SOLUTION
 
+    ### BEGIN SOLUTION
+    def _private_helper(self):
+        return 3
+
+    ### END SOLUTION
+
 
 ### BEGIN SOLUTION
 def _helper():
@@ -45,7 +51,7 @@ def test_solution_bodies_become_todo_errors_and_helpers_disappear():
     stub = generate_stub(SOLUTION, "ch9", "mod.py")
     assert f'raise NotImplementedError("{TODO_MARKER} ch9/mod.py: implement todo")' in stub
     assert "implement Thing.method" in stub
-    assert "_helper" not in stub and "y = x + 1" not in stub
+    assert "_helper" not in stub and "y = x + 1" not in stub and "_private_helper" not in stub
     assert '"""Contract."""' in stub and "def given(x):" in stub
     compile(stub, "stub", "exec")
 
@@ -58,7 +64,15 @@ def test_unbalanced_markers_are_refused():
 
 
 def test_solution_lines_lists_what_a_release_must_not_contain():
-    assert solution_lines(SOLUTION) == ["y = x + 1", "return y", "return 1", "def _helper():", "return 2"]
+    assert solution_lines(SOLUTION) == [
+        "y = x + 1",
+        "return y",
+        "return 1",
+        "def _private_helper(self):",
+        "return 3",
+        "def _helper():",
+        "return 2",
+    ]
 
 
 def test_exercises_are_in_sync_with_solutions(kit_root):

@@ -37,8 +37,12 @@ COLLECTIVES = (
     "reduce",
     "all_gather",
     "all_gather_into_tensor",
+    "all_gather_single",
+    "all_gather_coalesced",
+    "all_reduce_coalesced",
     "reduce_scatter",
     "reduce_scatter_tensor",
+    "reduce_scatter_single",
     "all_to_all",
     "all_to_all_single",
     "scatter",
@@ -153,13 +157,23 @@ class Recorder:
 
         refuse.__name__ = attr
         refuse.__qualname__ = attr
+        stand_in = refuse
+        if isinstance(original, type):  # a class: refuse its instances and its subclasses too
+            stand_in = type(
+                attr,
+                (),
+                {
+                    "__new__": lambda cls, *args, **kwargs: refuse(),
+                    "__init_subclass__": classmethod(lambda cls, **kwargs: refuse()),
+                },
+            )
         owners = [owner]
         defining = sys.modules.get(getattr(original, "__module__", "") or "")
         if defining is not None and getattr(defining, attr, None) is original and defining is not owner:
             owners.append(defining)
         for target in owners:
             self._swapped.append((target, attr, original))
-            setattr(target, attr, refuse)
+            setattr(target, attr, stand_in)
 
     def take(self) -> list[tuple]:
         events, self.events = self.events, []
@@ -325,7 +339,7 @@ def _payload_and_peer(name: str, arguments: dict, group: tuple[int, ...]) -> tup
         return _nbytes(payload), _global_peer(arguments, group, "src", "group_src")
     if name in ("reduce", "gather"):
         return _nbytes(arguments["tensor"]), _global_peer(arguments, group, "dst", "group_dst")
-    for key in ("input", "input_tensor", "tensor", "input_list", "input_tensor_list"):
+    for key in ("input", "input_tensor", "tensor", "input_list", "input_tensor_list", "tensors"):
         if key in arguments:
             return _nbytes(arguments[key]), -1
     return 0, -1

@@ -75,8 +75,12 @@ class WorkerArgs:
 def preload() -> None:
     """Import what every rank needs, once, in the fork server (never initialises a process group)."""
     import torch
+    import torch._dynamo  # noqa: F401
     import torch.distributed  # noqa: F401
 
+    # torch.optim (and DDP) import torch._dynamo on first use: about 2 s per rank, and it
+    # rebinds torch.manual_seed, which the state guard would report as tampering. Import it
+    # once here, before the workers fork and take their snapshot.
     torch.set_num_threads(1)
     # The first backward of a process imports this (and sympy) lazily, ~0.7 s: pay it once here
     # rather than in every rank of every world, where it can miss a task's deadline.
@@ -87,6 +91,14 @@ def preload() -> None:
     import graders.world.student  # noqa: F401
     import graders.world.task  # noqa: F401
     import graders.world.wire  # noqa: F401
+
+    _import_banned_modules()
+
+
+def _import_banned_modules() -> None:
+    """The recorder bans ZeroRedundancyOptimizer by importing its module (0.5 s) when a task
+    starts: import it in the fork server once, not in every rank of every world."""
+    import torch.distributed.optim  # noqa: F401
 
 
 def die_with_parent() -> None:

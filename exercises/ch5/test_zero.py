@@ -1,0 +1,140 @@
+"""Chapter 5 graders: ZeRO-1, ZeRO-2 and ZeRO-3 (zero.py).
+
+Run ``pytest exercises/ch5`` to grade your stubs; ``--impl PATH`` grades another folder.
+Every property trains the tiny LM (tied, frozen, unused and odd-sized parameters) for three
+AdamW steps on 1-4 real gloo ranks and compares every rank's parameters with single-device
+training on the global batch; then it checks what each rank held and what it sent.
+"""
+
+from hypothesis import example, given
+
+from graders.chapters.ch5 import cases, checks, memory, tasks, traffic
+from graders.exercise import exercise
+from graders.profiles import fewer_examples
+
+#: the structural parts (memory, traffic, cross-check) re-run the same training: a quarter of the
+#: profile's examples each, on top of the result part's full share.
+STRUCTURE = fewer_examples(1 / 4)
+#: ZeRO-3 issues a collective per layer, twice per step: its result part draws half as many
+HALF = fewer_examples(1 / 2)
+
+#: the memory parts measure Adam's state (two tensors per element), the biggest share
+ADAMW = ("adamw",)
+ZERO_HINT = "average the gradients over the group (sum, then divide by the group size) before stepping."
+
+
+# -- ZeRO-1 ----------------------------------------------------------------------------------------
+
+
+@exercise("ch5.zero1", part="result")
+@given(case=cases.train_cases())
+@example(case=cases.edge(4))
+@example(case=cases.edge(4, (1, 2, 3)))
+@example(case=cases.edge(1, optimizer=cases.ADAMW))
+def test_zero1(world, impl, case):
+    run = world.run(tasks.zero1_train, impl, case)
+    checks.assert_trained_like_one_device(run, case, ZERO_HINT + " " + checks.NO_GRAD_HINT)
+
+
+@exercise("ch5.zero1", part="memory")
+@given(case=cases.train_cases(min_world=2, optimizers=ADAMW))
+@STRUCTURE
+@example(case=cases.edge(3, optimizer=cases.ADAMW))
+def test_zero1_partitions_optimizer_state(world, impl, case):
+    run = world.run(tasks.zero1_train, impl, case)
+    checks.assert_trained_like_one_device(run, case, ZERO_HINT)
+    memory.assert_optimizer_state_partitioned(run, case, "zero1")
+
+
+@exercise("ch5.zero1", part="traffic")
+@given(case=cases.train_cases(min_world=2))
+@STRUCTURE
+@example(case=cases.edge(2))
+def test_zero1_sends_what_data_parallelism_sends(world, impl, case):
+    run = world.run(tasks.zero1_train, impl, case)
+    checks.assert_trained_like_one_device(run, case, ZERO_HINT)
+    traffic.assert_zero1_traffic(run, case)
+
+
+@exercise("ch5.zero1", part="crosscheck")
+@given(case=cases.train_cases())
+@STRUCTURE
+@example(case=cases.edge(3, (0, 2)))
+def test_zero1_matches_torch_zero_redundancy_optimizer(world, impl, case):
+    run = world.run(tasks.zero1_against_torch, impl, case)
+    checks.assert_matches_torch_zero(run, case)
+
+
+# -- ZeRO-2 ----------------------------------------------------------------------------------------
+
+
+@exercise("ch5.zero2", part="result")
+@given(case=cases.train_cases(buckets=True))
+@example(case=cases.edge(4, bucket_cap_mb=0.0001))
+@example(case=cases.edge(3, (0, 2), bucket_cap_mb=0.0003))
+@example(case=cases.edge(1, bucket_cap_mb=25.0))
+def test_zero2(world, impl, case):
+    run = world.run(tasks.zero2_train, impl, case)
+    checks.assert_trained_like_one_device(run, case, ZERO_HINT + " " + checks.NO_GRAD_HINT)
+
+
+@exercise("ch5.zero2", part="memory")
+@given(case=cases.train_cases(min_world=2, buckets=True, optimizers=ADAMW))
+@STRUCTURE
+@example(case=cases.edge(4, bucket_cap_mb=0.0001, optimizer=cases.ADAMW))
+def test_zero2_releases_gradients(world, impl, case):
+    run = world.run(tasks.zero2_measured, impl, case)
+    checks.assert_trained_like_one_device(run, case, ZERO_HINT)
+    memory.assert_gradients_partitioned(run, case)
+    memory.assert_optimizer_state_partitioned(run, case, "zero2")
+
+
+@exercise("ch5.zero2", part="traffic")
+@given(case=cases.train_cases(min_world=2, buckets=True))
+@STRUCTURE
+@example(case=cases.edge(2, bucket_cap_mb=0.0001))
+@example(case=cases.edge(3, bucket_cap_mb=0.0003))
+def test_zero2_reduce_scatters_each_bucket_during_backward(world, impl, case):
+    run = world.run(tasks.zero2_train, impl, case)
+    checks.assert_trained_like_one_device(run, case, ZERO_HINT)
+    traffic.assert_zero2_traffic(run, case)
+
+
+# -- ZeRO-3 ----------------------------------------------------------------------------------------
+
+
+@exercise("ch5.zero3", part="result")
+@given(case=cases.train_cases())
+@HALF
+@example(case=cases.edge(4))
+@example(case=cases.edge(3, (0, 2)))
+@example(case=cases.edge(1))
+def test_zero3(world, impl, case):
+    run = world.run(tasks.zero3_train, impl, case)
+    checks.assert_trained_like_one_device(
+        run,
+        case,
+        "the gradient of a gathered parameter is reduce-scattered and divided by the group size; "
+        "a tied weight is one shard, gathered wherever it is used. " + checks.NO_GRAD_HINT,
+        last_step_only=True,
+    )
+
+
+@exercise("ch5.zero3", part="memory")
+@given(case=cases.train_cases(min_world=2, optimizers=ADAMW))
+@STRUCTURE
+@example(case=cases.edge(4, optimizer=cases.ADAMW))
+def test_zero3_holds_only_shards(world, impl, case):
+    run = world.run(tasks.zero3_measured, impl, case)
+    checks.assert_trained_like_one_device(run, case, ZERO_HINT, last_step_only=True)
+    memory.assert_zero3_memory(run, case)
+
+
+@exercise("ch5.zero3", part="traffic")
+@given(case=cases.train_cases(min_world=2))
+@STRUCTURE
+@example(case=cases.edge(2))
+def test_zero3_gathers_in_forward_and_again_in_backward(world, impl, case):
+    run = world.run(tasks.zero3_train, impl, case)
+    checks.assert_trained_like_one_device(run, case, ZERO_HINT, last_step_only=True)
+    traffic.assert_zero3_traffic(run, case)

@@ -1,0 +1,283 @@
+"""Chapter 5 references and promises, computed in the driver (never by student code).
+
+* training histories: single-device AdamW on the global batch (and, for parameters that get no
+  gradient, the zero-gradient variant a flat buffer produces), and mixed-precision training
+  with the casts of ZeRO-Offload;
+* the promises of each stage in bytes per rank: ``sum(ceil(numel / N))`` elements of every
+  sharded tensor (the 1/N share plus the padding of each tensor), and the bucket layout of
+  ZeRO-2;
+* the cost model of the ZeRO paper.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+
+import torch
+from torch import nn
+
+from graders.chapters.ch5.cases import CostCase, OffloadCase, TrainCase
+from graders.models import build_model, lm_loss, make_batches, named_parameters
+from graders.training import FunctionalOptimizer, OptimizerSpec, train_single_device, trainable
+
+#: AdamW keeps exp_avg and exp_avg_sq per element, plus a scalar step per tensor (4 bytes;
+#: 8 allowed, which covers float64 steps too); SGD a momentum buffer when momentum is on.
+STEP_BYTES = 8
+
+
+def states_per_element(optimizer: OptimizerSpec) -> int:
+    if optimizer.name == "adamw":
+        return 2
+    return 1 if optimizer.momentum else 0
+
+
+def _single_threaded(fn):
+    """Run a reference with one intra-op thread, as the workers do, so sums run in one order."""
+
+    def run(*args, **kwargs):
+        threads = torch.get_num_threads()
+        torch.set_num_threads(1)
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            torch.set_num_threads(threads)
+
+    return run
+
+
+@lru_cache(maxsize=128)
+@_single_threaded
+def histories(case: TrainCase) -> tuple[list[dict], list[dict]]:
+    """(skip, zero): parameters after each step when a parameter without gradient is skipped
+    (torch.optim) or given a zero gradient (a flat buffer).
+
+    The optimizers are elementwise, so the two differ only in the parameters that get no
+    gradient, and those follow the optimizer alone: ``zero`` replays just them.
+    """
+    batches = make_batches(case.data_seed, case.steps, case.rows * case.n)
+    skip = train_single_device(build_model(case.seed), batches, case.optimizer)
+    facts = model_facts()
+    idle = [facts.names[i] for i in facts.indices(trained_only=True) if not facts.gets_grad[i]]
+    initial = dict(build_model(case.seed).named_parameters())
+    params = [nn.Parameter(initial[name].detach().clone()) for name in idle]
+    optimizer = FunctionalOptimizer(case.optimizer, params)
+    zero = []
+    for step in skip:
+        for p in params:
+            p.grad = torch.zeros_like(p)
+        optimizer.step()
+        zero.append(step | {name: p.detach().clone() for name, p in zip(idle, params, strict=True)})
+    return skip, zero
+
+
+# -- the model's shape -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ModelFacts:
+    """What the promises depend on: the parameters' sizes, in ``model.parameters()`` order."""
+
+    names: tuple[str, ...]  # every parameter, tied ones once
+    numels: tuple[int, ...]
+    trained: tuple[bool, ...]  # requires_grad
+    gets_grad: tuple[bool, ...]  # gets a gradient in backward
+    grad_order: tuple[int, ...]  # the order in which backward finishes their gradients
+    units: tuple[tuple[int, ...], ...]  # per submodule owning parameters: indices of its parameters
+    itemsize: int
+
+    def indices(self, *, trained_only: bool) -> list[int]:
+        return [i for i in range(len(self.names)) if self.trained[i] or not trained_only]
+
+    def shard_elements(self, n: int, *, trained_only: bool = True) -> int:
+        """The most elements one rank may own: ``sum(ceil(numel / n))``."""
+        return sum(math.ceil(self.numels[i] / n) for i in self.indices(trained_only=trained_only))
+
+    def trained_elements(self) -> int:
+        return sum(self.numels[i] for i in self.indices(trained_only=True))
+
+
+@lru_cache(maxsize=4)
+def model_facts(seed: int = 0) -> ModelFacts:
+    model = build_model(seed)
+    named = list(model.named_parameters())
+    index = {id(p): i for i, (_, p) in enumerate(named)}
+    order: list[int] = []
+    for _, p in named:
+        if p.requires_grad:
+            p.register_post_accumulate_grad_hook(lambda q: order.append(index[id(q)]))
+    batch = make_batches(0, 1, 2)[0]
+    lm_loss(model, batch.tokens, batch.targets).backward()
+    units = []
+    for module in model.modules():
+        own = [index[id(p)] for p in module._parameters.values() if p is not None]
+        if own:
+            units.append(tuple(own))
+    return ModelFacts(
+        names=tuple(name for name, _ in named),
+        numels=tuple(p.numel() for _, p in named),
+        trained=tuple(p.requires_grad for _, p in named),
+        gets_grad=tuple(p.grad is not None for _, p in named),
+        grad_order=tuple(order),
+        units=tuple(units),
+        itemsize=named[0][1].element_size(),
+    )
+
+
+def shard_bytes(case: TrainCase, *, trained_only: bool = True) -> int:
+    facts = model_facts()
+    return facts.shard_elements(case.n, trained_only=trained_only) * facts.itemsize
+
+
+def state_bytes_limit(case: TrainCase) -> int:
+    """Optimizer state one rank may hold: the states of its owned elements, a step per tensor."""
+    facts = model_facts()
+    tensors = len(facts.indices(trained_only=True))
+    return states_per_element(case.optimizer) * shard_bytes(case) + STEP_BYTES * tensors
+
+
+def full_state_bytes(case: TrainCase) -> int:
+    facts = model_facts()
+    return states_per_element(case.optimizer) * facts.trained_elements() * facts.itemsize
+
+
+def wire_bytes_limit(case: TrainCase) -> float:
+    """Per step: a ring reduce-scatter plus a ring all-gather of the padded shards."""
+    return 2 * (case.n - 1) * shard_bytes(case)
+
+
+def largest_unit_shard_bytes(case: TrainCase) -> int:
+    """The biggest layer's parameters, as one rank's shard of them."""
+    facts = model_facts()
+    return (
+        max(sum(math.ceil(facts.numels[i] / case.n) for i in unit) for unit in facts.units) * facts.itemsize
+    )
+
+
+# -- ZeRO-2 buckets ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Buckets:
+    members: tuple[tuple[int, ...], ...]  # parameter indices of each bucket, in bucket order
+    complete: tuple[bool, ...]  # every member gets a gradient: reduced during backward
+    completion: tuple[int, ...]  # the complete buckets, in the order backward completes them
+
+    @property
+    def during_backward(self) -> int:
+        return sum(self.complete)
+
+    @property
+    def in_step(self) -> int:
+        return len(self.members) - self.during_backward
+
+    def on_the_wire(self, case: TrainCase) -> int:
+        """Most input bytes of the bucket backward completes last, which may still be in flight."""
+        if not self.completion:
+            return 0
+        return reduce_scatter_bytes(case, self.members[self.completion[-1]])[1]
+
+    def held_after_backward(self, facts: ModelFacts) -> int:
+        """Gradient bytes still on the parameters of incomplete buckets when backward ends."""
+        return sum(
+            facts.numels[i] * facts.itemsize
+            for bucket, done in zip(self.members, self.complete, strict=True)
+            if not done
+            for i in bucket
+            if facts.gets_grad[i]
+        )
+
+
+def buckets(case: TrainCase) -> Buckets:
+    """The trained parameters in reverse order, cut when a bucket reaches the cap."""
+    facts = model_facts()
+    cap = case.bucket_cap_mb * 2**20
+    members: list[tuple[int, ...]] = []
+    current: list[int] = []
+    for i in reversed(facts.indices(trained_only=True)):
+        current.append(i)
+        if sum(facts.numels[j] for j in current) * facts.itemsize >= cap:
+            members.append(tuple(current))
+            current = []
+    if current:
+        members.append(tuple(current))
+    complete = tuple(all(facts.gets_grad[i] for i in bucket) for bucket in members)
+    last_gradient = {
+        b: max(facts.grad_order.index(i) for i in bucket) for b, bucket in enumerate(members) if complete[b]
+    }
+    completion = tuple(sorted(last_gradient, key=last_gradient.get))
+    return Buckets(tuple(members), complete, completion)
+
+
+def reduce_scatter_bytes(case: TrainCase, bucket: tuple[int, ...]) -> tuple[int, int]:
+    """(least, most) input bytes of one bucket's reduce-scatter: its gradients, plus padding of
+    at most N - 1 elements per parameter."""
+    facts = model_facts()
+    numel = sum(facts.numels[i] for i in bucket)
+    return numel * facts.itemsize, (numel + len(bucket) * (case.n - 1)) * facts.itemsize
+
+
+def describe_buckets(case: TrainCase) -> str:
+    facts = model_facts()
+    layout = buckets(case)
+    parts = []
+    for bucket, done in zip(layout.members, layout.complete, strict=True):
+        names = ", ".join(facts.names[i] for i in bucket)
+        parts.append(f"[{names}]" + ("" if done else " (has a parameter without gradient)"))
+    return " ".join(parts)
+
+
+# -- ZeRO-Offload: mixed precision with the same casts -----------------------------------------
+
+
+@lru_cache(maxsize=64)
+@_single_threaded
+def mixed_precision(case: OffloadCase, zero_missing_grads: bool = False):
+    """(bf16 model parameters, fp32 masters) after each step: master = p.float() once;
+    master.grad = p.grad.float(); AdamW on the masters; p.copy_(master)."""
+    model = build_model(case.seed, dtype=torch.bfloat16)
+    params = trainable(model)
+    masters = [nn.Parameter(p.detach().float().clone()) for p in params]
+    opt = FunctionalOptimizer(case.optimizer, masters)
+    model_history, master_history = [], []
+    for batch in make_batches(case.data_seed, case.steps, case.rows):
+        for p, m in zip(params, masters, strict=True):
+            p.grad, m.grad = None, None
+        lm_loss(model, batch.tokens, batch.targets).backward()
+        for p, m in zip(params, masters, strict=True):
+            if p.grad is not None:
+                m.grad = p.grad.float()
+            elif zero_missing_grads:
+                m.grad = torch.zeros_like(m)
+        opt.step()
+        with torch.no_grad():
+            for p, m in zip(params, masters, strict=True):
+                p.copy_(m)
+        model_history.append(named_parameters(model))
+        master_history.append([m.detach().clone() for m in masters])
+    return model_history, master_history
+
+
+def trained_names() -> list[str]:
+    facts = model_facts()
+    return [facts.names[i] for i in facts.indices(trained_only=True)]
+
+
+# -- cost model --------------------------------------------------------------------------------
+
+
+def memory_per_gpu(case: CostCase) -> float:
+    phi, n, k = case.n_params, case.world, case.k
+    per_stage = {
+        0: (2 + 2 + k) * phi,
+        1: (2 + 2) * phi + k * phi / n,
+        2: 2 * phi + (2 + k) * phi / n,
+        3: (2 + 2 + k) * phi / n,
+    }
+    return per_stage[case.stage] / 1e9
+
+
+def comm_volume(case: CostCase) -> float:
+    passes = 3 if case.stage == 3 else 2
+    return passes * (case.world - 1) / case.world * case.n_params

@@ -1,0 +1,160 @@
+"""Chapter 5 communication patterns, read from the trace of every training step.
+
+The tasks mark ``forward_end``, ``backward_end`` and ``step_end`` once per step, so each
+step's calls split into forward, backward and ``step()`` (:meth:`Traces.phase`).
+"""
+
+from __future__ import annotations
+
+from graders.chapters.ch5 import reference
+from graders.chapters.ch5.cases import TrainCase
+from graders.checks import fail
+from graders.comm.volume import ALL_GATHERS, ALL_REDUCES, REDUCE_SCATTERS, of_family, wire_bytes
+
+
+def _steps(traces, rank: int, case: TrainCase):
+    """Per training step: (forward calls, backward calls, step calls) of ``rank``."""
+    forward = traces.phase(rank, "forward_end")
+    backward = traces.phase(rank, "backward_end")
+    step = traces.phase(rank, "step_end")
+    if not (len(forward) == len(backward) == len(step) == case.steps):
+        fail(f"rank {rank}: the training loop did not complete {case.steps} steps.", case)
+    return list(zip(forward, backward, step, strict=True))
+
+
+def _where(events) -> str:
+    sites = sorted({e.site for e in events if e.site})
+    return f" (at {', '.join(sites[:2])})" if sites else ""
+
+
+def _assert_no_all_reduce(events, rank, k, case, stage, hint) -> None:
+    reduces = of_family(events, ALL_REDUCES)
+    if reduces:
+        fail(
+            f"rank {rank}, step {k + 1}: {len(reduces)} all-reduce(s) of {sum(e.nbytes for e in reduces)} "
+            f"bytes{_where(reduces)}; {stage} never all-reduces the gradients.",
+            case,
+            hint,
+        )
+
+
+def _assert_params_all_gathered(step_calls, rank, k, case, name) -> None:
+    if not of_family(step_calls, ALL_GATHERS):
+        fail(
+            f"rank {rank}, step {k + 1}: {name}.step() issued no all-gather; every rank must get the "
+            "other ranks' updated shards back.",
+            case,
+            "all-gather the updated shards (all_gather_single) and copy them into the parameters.",
+        )
+
+
+def _assert_wire_at_most(calls, rank, k, case, name) -> None:
+    sent, limit = wire_bytes(calls), reference.wire_bytes_limit(case)
+    if sent > limit + 0.5:
+        kinds = ", ".join(sorted({e.op for e in calls}))
+        fail(
+            f"rank {rank}, step {k + 1}: {name} sent {sent:,.0f} bytes ({kinds}); a reduce-scatter "
+            f"of the gradients plus an all-gather of the parameters sends {limit:,.0f}, the same as "
+            "data parallelism's all-reduce.",
+            case,
+            "each rank needs only the averaged gradient of its own shard: reduce-scatter it instead "
+            "of all-reducing the whole gradient.",
+        )
+
+
+def assert_zero1_traffic(run, case: TrainCase) -> None:
+    for rank in case.ranks:
+        for k, (forward, backward, step) in enumerate(_steps(run.traces, rank, case)):
+            _assert_params_all_gathered(step, rank, k, case, "Zero1Optimizer")
+            _assert_wire_at_most(forward + backward + step, rank, k, case, "Zero1Optimizer")
+
+
+def assert_zero2_traffic(run, case: TrainCase) -> None:
+    layout = reference.buckets(case)
+    buckets = f"buckets for bucket_cap_mb={case.bucket_cap_mb}: {reference.describe_buckets(case)}"
+    hint = "reduce-scatter a bucket from a post-accumulate-grad hook as soon as its last gradient arrives."
+    for rank in case.ranks:
+        for k, (forward, backward, step) in enumerate(_steps(run.traces, rank, case)):
+            calls = forward + backward + step
+            _assert_no_all_reduce(
+                calls,
+                rank,
+                k,
+                case,
+                "ZeRO-2",
+                "an all-reduce leaves the whole gradient on every rank; reduce-scatter leaves each rank "
+                "only the chunk it owns, which is what stage 2 saves.",
+            )
+            during = len(of_family(backward, REDUCE_SCATTERS))
+            after = len(of_family(step, REDUCE_SCATTERS))
+            if during != layout.during_backward or after != layout.in_step:
+                fail(
+                    f"rank {rank}, step {k + 1}: {during} reduce-scatter(s) during backward and {after} "
+                    f"in step(); expected one per bucket: {layout.during_backward} during backward "
+                    f"and {layout.in_step} in step() (for buckets that miss a gradient).\n{buckets}",
+                    case,
+                    hint,
+                )
+            for position, (event, b) in enumerate(
+                zip(of_family(backward, REDUCE_SCATTERS), layout.completion, strict=True)
+            ):
+                least, most = reference.reduce_scatter_bytes(case, layout.members[b])
+                if not least <= event.nbytes <= most:
+                    fail(
+                        f"rank {rank}, step {k + 1}: reduce-scatter {position + 1} during backward took "
+                        f"{event.nbytes} bytes{_where([event])}; the bucket backward completes "
+                        f"{'first' if position == 0 else f'in position {position + 1}'} holds {least} "
+                        f"bytes of gradients (at most {most} with padding).\n{buckets}",
+                        case,
+                        "buckets are fixed at construction, in reverse parameter order; reduce each one "
+                        "as soon as its last gradient arrives.",
+                    )
+            _assert_params_all_gathered(step, rank, k, case, "Zero2Optimizer")
+            _assert_wire_at_most(calls, rank, k, case, "Zero2Optimizer")
+
+
+def assert_zero3_traffic(run, case: TrainCase) -> None:
+    largest = reference.largest_unit_shard_bytes(case)
+    for rank in case.ranks:
+        for k, (forward, backward, step) in enumerate(_steps(run.traces, rank, case)):
+            _assert_no_all_reduce(
+                forward + backward + step,
+                rank,
+                k,
+                case,
+                "ZeRO-3",
+                "reduce-scatter each gradient into the shards; an all-reduce keeps full gradients.",
+            )
+            gathers = of_family(forward, ALL_GATHERS)
+            if len(gathers) < 2:
+                fail(
+                    f"rank {rank}, step {k + 1}: {len(gathers)} all-gather(s) in forward; ZeRO-3 gathers "
+                    "each layer's parameters just before that layer runs.",
+                    case,
+                    "gather in a forward pre-hook of every submodule that owns parameters.",
+                )
+            too_big = [e for e in gathers if e.nbytes > largest]
+            if too_big:
+                fail(
+                    f"rank {rank}, step {k + 1}: an all-gather in forward contributed {too_big[0].nbytes} "
+                    f"bytes{_where(too_big)}, more than this rank's shard of the largest layer "
+                    f"({largest}): the whole model was gathered at once.",
+                    case,
+                    "gather layer by layer, so that only one layer is ever complete in memory.",
+                )
+            if of_family(forward, REDUCE_SCATTERS):
+                fail(f"rank {rank}, step {k + 1}: a reduce-scatter ran during forward.", case)
+            if not of_family(backward, ALL_GATHERS):
+                fail(
+                    f"rank {rank}, step {k + 1}: no all-gather during backward. ZeRO-3 frees a layer's "
+                    "parameters after its forward and gathers them again when backward needs them.",
+                    case,
+                    "torch.autograd.graph.saved_tensors_hooks can swap a saved parameter for a key in "
+                    "forward and gather it again when backward unpacks it.",
+                )
+            if not of_family(backward, REDUCE_SCATTERS):
+                fail(
+                    f"rank {rank}, step {k + 1}: no reduce-scatter during backward; the gradients of "
+                    "the gathered parameters must be reduce-scattered into the shards.",
+                    case,
+                )

@@ -1,0 +1,144 @@
+"""Memory per rank: what a rank holds, measured in the worker, and drawn as bars in feedback.
+
+Worker side, :func:`storage_bytes` counts tensor memory the way an allocator sees it: every
+distinct storage once, at its full size (a view of a big buffer keeps the whole buffer, and a
+storage resized to zero costs nothing). :func:`reachable_tensors` finds the tensors an object
+keeps alive: attributes, containers, module parameters and buffers, closure cells and bound
+methods (hooks hide tensors there), and each tensor's ``.grad`` (returned apart). It does not
+follow autograd graphs, module globals or the rest of the interpreter.
+
+Driver side, :func:`render_bars` draws one bar per rank and category, with the limit the
+lesson promises, for the failure messages of memory checks::
+
+    ZeRO-1, bytes per rank   █ measured   ┃ promised limit
+    rank 0  params           ████████████████████████████████████████  712
+            grads            ████████████████████████████████████████  700
+            optimizer state  ██████████████████████▊      ┃            1,416  > 784 ✗
+"""
+
+from __future__ import annotations
+
+import types
+from collections.abc import Iterable, Mapping, Sequence
+
+import torch
+
+_SKIP = (type, types.ModuleType, types.BuiltinFunctionType, str, bytes, int, float, bool, complex)
+#: the kit's own objects a student's may reference (a traced Work handle and its recorder)
+_KIT_MACHINERY = ("graders.comm.", "graders.world.")
+
+
+def storage_key(tensor: torch.Tensor) -> tuple[int, int]:
+    """What identifies the memory behind ``tensor`` (an empty storage by its object)."""
+    storage = tensor.untyped_storage()
+    ptr = storage.data_ptr()
+    return ptr, id(storage) if ptr == 0 else 0
+
+
+def storage_bytes(tensors: Iterable[torch.Tensor], *, excluding: Iterable[torch.Tensor] = ()) -> int:
+    """Bytes of the distinct storages behind ``tensors`` (each storage counted once), leaving
+    out the storages of ``excluding``."""
+    skip = {storage_key(t) for t in excluding if isinstance(t, torch.Tensor) and t.layout == torch.strided}
+    seen: dict[tuple[int, int], int] = {}
+    for tensor in tensors:
+        if not isinstance(tensor, torch.Tensor) or tensor.layout != torch.strided:
+            continue
+        key = storage_key(tensor)
+        if key not in skip:
+            seen[key] = tensor.untyped_storage().nbytes()
+    return sum(seen.values())
+
+
+def reachable_tensors(root: object, *, limit: int = 50_000) -> tuple[list[torch.Tensor], list[torch.Tensor]]:
+    """``(tensors, grads)`` reachable from ``root``: floating-point tensors, and their ``.grad``."""
+    seen: set[int] = set()
+    tensors: list[torch.Tensor] = []
+    grads: list[torch.Tensor] = []
+    stack = [root]
+    while stack and len(seen) < limit:
+        obj = stack.pop()
+        if obj is None or isinstance(obj, _SKIP) or id(obj) in seen:
+            continue
+        seen.add(id(obj))
+        if isinstance(obj, torch.Tensor):
+            if obj.is_floating_point():
+                tensors.append(obj)
+            grad = obj.grad if obj.is_leaf else None
+            if grad is not None and id(grad) not in seen:
+                seen.add(id(grad))
+                grads.append(grad)
+            stack.extend(getattr(obj, "__dict__", {}).values())
+        elif isinstance(obj, Mapping):
+            stack.extend(obj.keys())
+            stack.extend(obj.values())
+        elif isinstance(obj, list | tuple | set | frozenset):
+            stack.extend(obj)
+        elif isinstance(obj, types.FunctionType):
+            stack.extend(_cell(c) for c in obj.__closure__ or ())
+            stack.extend(obj.__defaults__ or ())
+        elif isinstance(obj, types.MethodType):
+            stack.append(obj.__self__)
+            stack.append(obj.__func__)
+        elif not type(obj).__module__.startswith(_KIT_MACHINERY):
+            stack.extend(getattr(obj, "__dict__", {}).values())
+            slots = getattr(type(obj), "__slots__", ())
+            for slot in (slots,) if isinstance(slots, str) else slots:
+                stack.append(getattr(obj, slot, None))
+    return tensors, grads
+
+
+def _cell(cell) -> object:
+    try:
+        return cell.cell_contents
+    except ValueError:  # an empty cell
+        return None
+
+
+# -- driver side: the picture ------------------------------------------------------------------
+
+_EIGHTHS = " ▏▎▍▌▋▊▉"
+
+
+def _bar(value: int, scale: float, width: int, limit: int | None) -> str:
+    cells = value / scale * width if scale else 0.0
+    full = min(int(cells), width)
+    text = "█" * full
+    if full < width:
+        text += _EIGHTHS[int((cells - full) * 8)].strip()
+    text = text.ljust(width)
+    if limit is not None and scale:
+        at = min(int(round(limit / scale * width)), width - 1)
+        text = text[:at] + "┃" + text[at + 1 :] if text[at] == " " else text
+    return text
+
+
+def render_bars(
+    title: str,
+    ledgers: Mapping[int, Mapping[str, int]],
+    limits: Mapping[str, int | Mapping[int, int]] | None = None,
+    *,
+    width: int = 40,
+    labels: Sequence[str] | None = None,
+) -> str:
+    """Text bars of bytes per rank and category (all on one scale), with promised limits.
+
+    ``ledgers[rank][category]`` is measured bytes; ``limits[category]`` is the promised
+    maximum, for every rank or per rank (``{rank: bytes}``). A bar over its limit ends in ✗.
+    """
+    limits = limits or {}
+    categories = list(labels or dict.fromkeys(c for ledger in ledgers.values() for c in ledger))
+    scale = max([v for ledger in ledgers.values() for v in ledger.values()] + [1])
+    name_width = max(len(c) for c in categories) if categories else 0
+    lines = [f"{title}, bytes per rank   █ measured   ┃ promised limit"]
+    for rank in sorted(ledgers):
+        for i, category in enumerate(categories):
+            value = int(ledgers[rank].get(category, 0))
+            limit = limits.get(category)
+            if isinstance(limit, Mapping):
+                limit = limit.get(rank)
+            head = f"rank {rank}" if i == 0 else ""
+            line = f"{head:<8}{category:<{name_width}}  {_bar(value, scale, width, limit)}  {value:,}"
+            if limit is not None:
+                line += f"  {'>' if value > limit else '≤'} {limit:,}{' ✗' if value > limit else ''}"
+            lines.append(line.rstrip())
+    return "\n".join(lines)

@@ -1,0 +1,50 @@
+"""Chapter 5: what each ZeRO stage costs, per GPU, in memory and in communication.
+
+Notation of the ZeRO paper (Rajbhandari et al., 2020): Φ (``n_params``) parameters trained
+with mixed precision on N (``world``) data-parallel GPUs. Each parameter costs 2 bytes of
+fp16 weights, 2 bytes of fp16 gradients and K bytes of optimizer state (K = 12 for mixed
+precision Adam: fp32 master weights, momentum and variance). Stage 0 is plain data
+parallelism (nothing partitioned); stage 1 partitions the optimizer state, stage 2 the
+gradients too, stage 3 the parameters too.
+"""
+
+
+def zero_memory_per_gpu(stage: int, n_params: float, world: int, k: float = 12) -> float:
+    """Model-state memory per GPU in GB (1 GB = 1e9 bytes) for ZeRO ``stage`` 0, 1, 2 or 3.
+
+    Only parameters, gradients and optimizer state count (no activations, no buffers, no
+    fragmentation). The paper's example: 7.5e9 parameters on 64 GPUs with K = 12 needs 120,
+    31.4, 16.6 and 1.9 GB for stages 0 to 3 (rounded). Raises ``ValueError`` for another stage.
+    """
+    ### BEGIN SOLUTION
+    params, grads, states = 2 * n_params, 2 * n_params, k * n_params
+    if stage == 0:
+        total = params + grads + states
+    elif stage == 1:
+        total = params + grads + states / world
+    elif stage == 2:
+        total = params + (grads + states) / world
+    elif stage == 3:
+        total = (params + grads + states) / world
+    else:
+        raise ValueError(f"ZeRO has stages 0 to 3, not {stage!r}")
+    return total / 1e9
+    ### END SOLUTION
+
+
+def zero_comm_volume(stage: int, n_params: float, world: int) -> float:
+    """Elements each GPU sends per training step for ZeRO ``stage`` 0-3, with ring collectives.
+
+    A ring reduce-scatter or all-gather of Φ elements sends (N - 1)/N · Φ per GPU, and a ring
+    all-reduce twice that. Stage 0 all-reduces the gradients; stages 1 and 2 reduce-scatter
+    them and all-gather the updated parameters: the same 2(N - 1)/N · Φ. Stage 3 all-gathers
+    the parameters twice (forward and backward) and reduce-scatters the gradients:
+    3(N - 1)/N · Φ, 1.5 times as much. (The paper rounds (N - 1)/N to 1: 2Φ and 3Φ.)
+    With one GPU nothing is sent. Raises ``ValueError`` for another stage.
+    """
+    ### BEGIN SOLUTION
+    if stage not in (0, 1, 2, 3):
+        raise ValueError(f"ZeRO has stages 0 to 3, not {stage!r}")
+    passes = 3 if stage == 3 else 2
+    return passes * (world - 1) / world * n_params
+    ### END SOLUTION
