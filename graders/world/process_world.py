@@ -109,14 +109,8 @@ class ProcessWorld:
             self.dir = ""
 
     def close(self) -> None:
-        """Ask the ranks to exit, then make sure they are gone."""
-        for conn in self.conns:
-            try:
-                conn.send_bytes(pickle.dumps({"op": "exit"}))
-            except OSError:
-                pass
-        if self.pids:
-            self.zygote.exit_statuses(self.pids, wait_s=2.0)
+        """End the world. Ranks keep no state worth a graceful exit, and one still joining its
+        group would not read an exit message, so they are killed at once (the fork server reaps)."""
         self.kill()
 
     # -- tasks -------------------------------------------------------------------------------

@@ -314,6 +314,8 @@ class Zygote:
     def close(self) -> None:
         if self.proc is None:
             return
+        if not self.ready:  # still importing torch: it would read no message before it is done
+            self.proc.kill()
         try:
             send_msg(self.sock, {"op": "exit"})
         except OSError:
