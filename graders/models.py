@@ -41,7 +41,9 @@ class TinyLM(nn.Module):
         self.head = nn.Linear(cfg.dim, cfg.vocab, bias=False)
         self.head.weight = self.embed.weight  # tied
         self.frozen_scale = nn.Parameter(torch.linspace(0.5, 1.5, cfg.dim), requires_grad=False)
-        self.unused = nn.Parameter(torch.zeros(3))  # never used: gets no gradient
+        # never used, so it gets no gradient; non-zero so that a zero gradient (plus weight
+        # decay) applied to it by mistake shows in the parameters
+        self.unused = nn.Parameter(torch.full((3,), 0.5))
 
     def forward(self, tokens: torch.Tensor) -> torch.Tensor:
         x = self.embed(tokens) * self.frozen_scale
@@ -52,15 +54,22 @@ class TinyLM(nn.Module):
 def build_model(seed: int, cfg: TinyConfig = TinyConfig(), dtype: torch.dtype = torch.float32) -> TinyLM:
     """The same model for the same seed, in any process."""
     with torch.random.fork_rng(devices=[]):
-        torch.manual_seed(seed)
+        torch.default_generator.manual_seed(seed)  # CPU only: torch.manual_seed also queues GPU seeding
         model = TinyLM(cfg)
     return model.to(dtype)
 
 
 def lm_loss(model: nn.Module, tokens: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
     """Mean next-token cross-entropy over every position of the batch."""
-    logits = model(tokens)
-    return F.cross_entropy(logits.flatten(0, 1).float(), targets.flatten())
+    return logits_loss(model(tokens), targets)
+
+
+def logits_loss(logits: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
+    """``lm_loss`` from logits already computed; half precision is computed in float32."""
+    flat = logits.flatten(0, 1)
+    if flat.dtype.itemsize < 4:
+        flat = flat.float()
+    return F.cross_entropy(flat, targets.flatten())
 
 
 @dataclass(frozen=True)

@@ -37,8 +37,12 @@ COLLECTIVES = (
     "reduce",
     "all_gather",
     "all_gather_into_tensor",
+    "all_gather_single",
+    "all_gather_coalesced",
+    "all_reduce_coalesced",
     "reduce_scatter",
     "reduce_scatter_tensor",
+    "reduce_scatter_single",
     "all_to_all",
     "all_to_all_single",
     "scatter",
@@ -283,7 +287,7 @@ def _payload_and_peer(name: str, arguments: dict, group: tuple[int, ...]) -> tup
         return _nbytes(payload), _global_peer(arguments, group, "src", "group_src")
     if name in ("reduce", "gather"):
         return _nbytes(arguments["tensor"]), _global_peer(arguments, group, "dst", "group_dst")
-    for key in ("input", "input_tensor", "tensor", "input_list", "input_tensor_list"):
+    for key in ("input", "input_tensor", "tensor", "input_list", "input_tensor_list", "tensors"):
         if key in arguments:
             return _nbytes(arguments[key]), -1
     return 0, -1

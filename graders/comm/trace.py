@@ -14,6 +14,10 @@ from typing import NamedTuple
 
 SENDS = ("send", "isend")
 RECVS = ("recv", "irecv")
+#: Families of collectives, by every ``torch.distributed`` name that performs them.
+ALL_REDUCES = ("all_reduce", "all_reduce_coalesced")
+ALL_GATHERS = ("all_gather", "all_gather_into_tensor", "all_gather_single", "all_gather_coalesced")
+REDUCE_SCATTERS = ("reduce_scatter", "reduce_scatter_tensor", "reduce_scatter_single")
 
 
 class Event(NamedTuple):
@@ -31,6 +35,15 @@ class Event(NamedTuple):
     @property
     def is_recv(self) -> bool:
         return self.op in RECVS
+
+    @property
+    def is_mark(self) -> bool:
+        """A marker the task inserted with ``ctx.mark(label)`` (not a call)."""
+        return self.op.startswith("mark:")
+
+    @property
+    def is_p2p(self) -> bool:
+        return self.is_send or self.is_recv
 
 
 def parse(raw: list) -> list[Event]:
@@ -67,6 +80,32 @@ class Traces:
 
     def count(self, op: str) -> int:
         return sum(1 for events in self.per_rank for e in events if e.op == op)
+
+    def phases(self, rank: int) -> list[tuple[str, list[Event]]]:
+        """The rank's calls cut at its marks: ``(label of the mark that ends it, calls)`` in order.
+
+        Calls after the last mark form a final phase labelled ``""``. With marks
+        ``backward_end`` and ``step_end`` once per training step, the calls issued during
+        step k's backward are the calls of the k-th phase labelled ``backward_end``.
+        """
+        phases: list[tuple[str, list[Event]]] = []
+        current: list[Event] = []
+        for event in self.per_rank[rank]:
+            if event.is_mark:
+                phases.append((event.op.split(":", 1)[1], current))
+                current = []
+            else:
+                current.append(event)
+        if current:
+            phases.append(("", current))
+        return phases
+
+    def phase(self, rank: int, label: str) -> list[list[Event]]:
+        """The calls of every phase of ``rank`` ended by a mark ``label``, in order."""
+        return [events for name, events in self.phases(rank) if name == label]
+
+    def bytes_received(self, rank: int) -> int:
+        return sum(e.nbytes for e in self.per_rank[rank] if e.is_recv)
 
     def bytes_sent(self, rank: int) -> int:
         return sum(e.nbytes for e in self.per_rank[rank] if e.is_send)

@@ -75,8 +75,12 @@ class WorkerArgs:
 def preload() -> None:
     """Import what every rank needs, once, in the fork server (never initialises a process group)."""
     import torch
+    import torch._dynamo  # noqa: F401
     import torch.distributed  # noqa: F401
 
+    # torch.optim (and DDP) import torch._dynamo on first use: about 2 s per rank, and it
+    # rebinds torch.manual_seed, which the state guard would report as tampering. Import it
+    # once here, before the workers fork and take their snapshot.
     torch.set_num_threads(1)
     import graders.comm.recorder  # noqa: F401
     import graders.comm.trace  # noqa: F401

@@ -1,0 +1,115 @@
+"""The training runs chapter 4 draws, and their one-line reproductions.
+
+A :class:`TrainCase` pins everything a run depends on: the world, the group, the model
+(``graders.models.TinyLM``, built from ``seed``: tied, frozen, unused and indivisible
+parameters), the dtype, the optimizer, the batches (also from ``seed``) and, for DDP, the
+bucket cap. The driver's reference and every worker rebuild the same model and data from it.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from hypothesis import strategies as st
+
+from graders import strategies as S
+from graders.models import Batch, TinyLM, build_model, make_batches
+from graders.training import OptimizerSpec, optimizer_specs
+
+STEPS = 3  # the curriculum's "at least 3 optimizer steps"
+
+
+@dataclass(frozen=True)
+class TrainCase:
+    world_size: int
+    group: tuple[int, ...] | None
+    dtype: str
+    optimizer: OptimizerSpec
+    seed: int = 0
+    steps: int = STEPS
+    rows: int = 1  # rows of the batch per rank and micro-batch
+    micro_batches: int = 1  # > 1: the first ones run under DDP.no_sync()
+    bucket_cap_bytes: int = 25 * 2**20
+    every_param_used: bool = False  # drop the parameter that gets no gradient
+    show_cap: bool = False
+
+    @property
+    def ranks(self) -> tuple[int, ...]:
+        return self.group if self.group is not None else tuple(range(self.world_size))
+
+    @property
+    def n(self) -> int:
+        return len(self.ranks)
+
+    @property
+    def bucket_cap_mb(self) -> float:
+        return self.bucket_cap_bytes / 2**20  # exact: a power-of-two division
+
+    def model(self) -> TinyLM:
+        model = build_model(self.seed, dtype=S.dtype_of(self.dtype))
+        if self.every_param_used:
+            del model.unused
+        return model
+
+    def batches(self) -> list[Batch]:
+        return make_batches(self.seed, self.steps, self.rows * self.micro_batches * self.n)
+
+    def __repr__(self) -> str:
+        parts = [f"world_size={self.world_size}"]
+        if self.group is not None:
+            parts.append(f"group={self.group}")
+        parts += [f"dtype={self.dtype}", f"optimizer={self.optimizer!r}", f"steps={self.steps}"]
+        parts.append(f"rows_per_rank={self.rows}")
+        if self.micro_batches > 1:
+            parts.append(f"micro_batches={self.micro_batches}")
+        if self.show_cap:
+            parts.append(f"bucket_cap_mb={self.bucket_cap_bytes}/2**20")
+        if self.every_param_used:
+            parts.append("model without its unused parameter")
+        parts.append(f"seed={self.seed}")
+        return ", ".join(parts)
+
+
+def trainable_bytes(case: TrainCase) -> int:
+    return sum(p.numel() * p.element_size() for p in case.model().parameters() if p.requires_grad)
+
+
+@st.composite
+def train_cases(
+    draw,
+    *,
+    min_world: int = 1,
+    subgroups: bool = True,
+    micro_batches: tuple[int, int] = (1, 1),
+    bucket_caps: bool = False,
+    every_param_used: bool = False,
+    optimizers: tuple[str, ...] = ("sgd", "adamw"),
+):
+    """Training runs on 1-4 ranks (``min_world`` up), sometimes a subgroup.
+
+    ``micro_batches`` is the range of micro-batches per step. ``bucket_caps`` draws a cap
+    between one element and the whole model, so that the trainable parameters fall into one
+    to eight buckets.
+    """
+    world_size = draw(S.world_sizes(min_size=min_world))
+    group = draw(S.groups(world_size)) if subgroups else None
+    if group is not None and len(group) < min_world:
+        group = None
+    dtype = draw(st.sampled_from(S.FLOAT_DTYPES))
+    case = TrainCase(
+        world_size,
+        group,
+        dtype,
+        draw(optimizer_specs(optimizers)),
+        seed=draw(S.seeds),
+        rows=draw(st.integers(1, 2)),
+        micro_batches=draw(st.integers(*micro_batches)),
+        every_param_used=every_param_used,
+    )
+    if bucket_caps:
+        total = trainable_bytes(case)
+        itemsize = S.dtype_of(dtype).itemsize
+        cap = draw(st.integers(1, math.ceil(total / itemsize))) * itemsize
+        case = TrainCase(**{**case.__dict__, "bucket_cap_bytes": cap, "show_cap": True})
+    return case

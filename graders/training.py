@@ -1,0 +1,215 @@
+"""Multi-step training for the graders of the training chapters (data parallelism, ZeRO, ...).
+
+* :class:`OptimizerSpec` names an optimizer and its hyperparameters as plain data, so the
+  driver and every worker build the same one; :func:`optimizer_specs` draws them.
+* :func:`train_single_device` is the driver's reference: single-device training on the
+  global batches, the named parameters after every step.
+* :func:`data_parallel_steps` runs, in a worker, a training loop over a student's parallel
+  wrapper and records a snapshot after every step.
+* :func:`assert_history_close` compares a rank's parameters after every step with the
+  reference, with :data:`TRAINING_TOLERANCES`, and names the first step and parameter
+  that went wrong.
+
+Every drawn optimizer has weight decay, so a parameter that gets no gradient but is stepped
+anyway (a zero gradient where ``None`` was due) changes, and the comparison sees it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
+
+import torch
+from hypothesis import strategies as st
+from torch import nn
+
+from graders.checks import assert_tensor_equal, fail
+from graders.models import Batch, lm_loss, logits_loss, named_parameters
+
+#: (rtol, atol) per dtype for parameters after a few optimizer steps. A parallel run sums the
+#: gradient average in another order than one device; in float32 that moves parameters by a
+#: few ulps per step, and Adam's normalisation can amplify it. Bugs move them by ~lr.
+TRAINING_TOLERANCES: dict[torch.dtype, tuple[float, float]] = {
+    torch.float64: (1e-9, 1e-12),
+    torch.float32: (1e-4, 1e-5),
+    torch.float16: (1e-2, 1e-3),
+    torch.bfloat16: (5e-2, 1e-2),
+}
+
+
+@dataclass(frozen=True)
+class OptimizerSpec:
+    """``"sgd"`` (with ``momentum``) or ``"adamw"``, as plain data."""
+
+    name: str
+    lr: float
+    weight_decay: float
+    momentum: float = 0.0
+
+    def build(self, params: Iterable[nn.Parameter]) -> torch.optim.Optimizer:
+        params = list(params)
+        if self.name == "sgd":
+            return torch.optim.SGD(params, lr=self.lr, momentum=self.momentum, weight_decay=self.weight_decay)
+        if self.name == "adamw":
+            return torch.optim.AdamW(params, lr=self.lr, weight_decay=self.weight_decay)
+        raise ValueError(f"unknown optimizer {self.name!r}")
+
+    def __repr__(self) -> str:
+        if self.name == "sgd":
+            return f"SGD(lr={self.lr}, momentum={self.momentum}, weight_decay={self.weight_decay})"
+        return f"AdamW(lr={self.lr}, weight_decay={self.weight_decay})"
+
+
+def optimizer_specs(names: tuple[str, ...] = ("sgd", "adamw")) -> st.SearchStrategy[OptimizerSpec]:
+    sgd = st.builds(
+        OptimizerSpec,
+        name=st.just("sgd"),
+        lr=st.sampled_from((0.05, 0.2)),
+        weight_decay=st.sampled_from((0.05, 0.2)),
+        momentum=st.sampled_from((0.0, 0.9)),
+    )
+    adamw = st.builds(
+        OptimizerSpec,
+        name=st.just("adamw"),
+        lr=st.sampled_from((0.01, 0.03)),
+        weight_decay=st.sampled_from((0.05, 0.2)),
+    )
+    chosen = [s for n, s in (("sgd", sgd), ("adamw", adamw)) if n in names]
+    return st.one_of(*chosen)
+
+
+def trainable(model: nn.Module) -> list[nn.Parameter]:
+    """The parameters an optimizer steps: ``requires_grad``, each tied tensor once."""
+    return [p for p in model.parameters() if p.requires_grad]
+
+
+def train_single_device(
+    model: nn.Module,
+    batches: list[Batch],
+    optimizer: OptimizerSpec,
+    *,
+    zero_missing_grads: bool = False,
+) -> list[dict[str, torch.Tensor]]:
+    """Single-device training on the global batches; the named parameters after every step.
+
+    ``zero_missing_grads`` gives a trainable parameter that got no gradient a zero gradient
+    before the step (what a flat, sharded parameter does) instead of skipping it.
+    """
+    params = trainable(model)
+    opt = optimizer.build(params)
+    history = []
+    for batch in batches:
+        opt.zero_grad(set_to_none=True)
+        lm_loss(model, batch.tokens, batch.targets).backward()
+        if zero_missing_grads:
+            for p in params:
+                if p.grad is None:
+                    p.grad = torch.zeros_like(p)
+        opt.step()
+        history.append(named_parameters(model))
+    return history
+
+
+def assert_history_close(
+    history,
+    expected: list[dict[str, torch.Tensor]],
+    *,
+    who: str,
+    case=None,
+    hint: str = "",
+) -> None:
+    """``history[k][name]`` must match ``expected[k][name]`` for every step k and parameter.
+
+    ``who`` names whose parameters these are ("rank 2", "torch DDP on rank 0"); the first
+    step at which a parameter differs is the one reported.
+    """
+    steps = len(expected)
+    if not isinstance(history, list) or len(history) != steps:
+        fail(f"{who}: expected the parameters after each of {steps} steps, got {history!r:.80}.", case, hint)
+    for k, (got, want) in enumerate(zip(history, expected, strict=True)):
+        if not isinstance(got, dict):
+            fail(f"{who}, after step {k + 1}: expected named parameters, got {got!r:.80}.", case, hint)
+        missing = sorted(set(want) - set(got))
+        if missing:
+            fail(f"{who}, after step {k + 1}: no value for parameter(s) {', '.join(missing)}.", case, hint)
+        for name, tensor in want.items():
+            assert_tensor_equal(
+                got[name],
+                tensor,
+                what=f"{who}, after step {k + 1} of {steps}: parameter {name!r}",
+                case=case,
+                hint=hint,
+                tolerances=TRAINING_TOLERANCES,
+            )
+
+
+# -- worker side ----------------------------------------------------------------------------------
+
+
+def data_parallel_steps(
+    wrapper: nn.Module,
+    batches: list[Batch],
+    *,
+    shard: int,
+    n: int,
+    snapshot: Callable[[], object],
+    optimizer: torch.optim.Optimizer | None = None,
+    after_forward: Callable[[], None] | None = None,
+    after_backward: Callable[[], None] | None = None,
+    micro_batches: int = 1,
+    no_sync: Callable[[], AbstractContextManager] | None = None,
+    mark: Callable[[str], None] = lambda label: None,
+) -> list:
+    """Worker side: one data-parallel training run of ``wrapper`` on this rank's rows.
+
+    Every step: this rank takes shard ``shard`` of ``n`` of the global batch; with
+    ``micro_batches`` k > 1 it runs the first k - 1 micro-batches inside ``no_sync()`` and
+    scales each loss by 1/k, so the accumulated gradient is still this rank's mean. Then
+    ``after_backward()`` (a gradient synchronisation), ``optimizer.step()``, gradients set
+    to ``None`` (``wrapper.zero_grad``), and ``snapshot()`` is recorded.
+
+    ``mark`` receives, per step, ``no_sync_begin`` / ``no_sync_end`` (around the
+    accumulation), ``forward_end`` and ``backward_end`` (right after the last forward and
+    backward return) and ``step_end``, so the trace can be cut into phases.
+    """
+    history = []
+    for batch in batches:
+        local = batch.shard(shard, n)
+        micro = [local.shard(i, micro_batches) for i in range(micro_batches)]
+        if micro_batches > 1:
+            mark("no_sync_begin")
+            with no_sync():
+                for part in micro[:-1]:
+                    (_checked_loss(wrapper, part) / micro_batches).backward()
+            mark("no_sync_end")
+        logits = _checked_logits(wrapper, micro[-1])
+        mark("forward_end")
+        if after_forward is not None:
+            after_forward()
+        (logits_loss(logits, micro[-1].targets) / micro_batches).backward()
+        mark("backward_end")
+        if after_backward is not None:
+            after_backward()
+        if optimizer is not None:
+            optimizer.step()
+        wrapper.zero_grad(set_to_none=True)
+        mark("step_end")
+        history.append(snapshot())
+    return history
+
+
+def _checked_logits(wrapper: nn.Module, batch: Batch) -> torch.Tensor:
+    logits = wrapper(batch.tokens)
+    tokens = tuple(batch.tokens.shape)
+    if not isinstance(logits, torch.Tensor) or logits.dim() != 3 or tuple(logits.shape[:2]) != tokens:
+        shape = tuple(logits.shape) if isinstance(logits, torch.Tensor) else type(logits).__name__
+        raise TypeError(
+            f"{type(wrapper).__name__}.forward returned {shape}; it must return what the wrapped "
+            f"module returns (logits of shape {tokens} + (vocab,))"
+        )
+    return logits
+
+
+def _checked_loss(wrapper: nn.Module, batch: Batch) -> torch.Tensor:
+    return logits_loss(_checked_logits(wrapper, batch), batch.targets)
