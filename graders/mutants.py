@@ -112,10 +112,18 @@ def materialize(mutant: Mutant, dest: Path, kit_root: Path = KIT_ROOT) -> Path:
 
 
 def exercise_tests(chapter: str, kit_root: Path = KIT_ROOT) -> dict[tuple[str, str], list]:
-    """The chapter's grader test functions, by (exercise, part), imported from exercises/chN."""
+    """The chapter's grader test functions, by (exercise, part), imported from exercises/chN.
+
+    These are private copies of the tests, set to skip hypothesis's shrink phase: a mutant
+    only has to be caught, and shrinking a multi-step training run costs dozens of runs.
+    """
     import importlib.util
 
+    from hypothesis import Phase, settings
+
     from graders.exercise import MARKER
+
+    no_shrink = settings(settings.default, phases=[p for p in settings.default.phases if p != Phase.shrink])
 
     found: dict[tuple[str, str], list] = {}
     for path in sorted((kit_root / "exercises" / chapter).glob("test_*.py")):
@@ -128,6 +136,8 @@ def exercise_tests(chapter: str, kit_root: Path = KIT_ROOT) -> dict[tuple[str, s
                 continue
             for mark in getattr(fn, "pytestmark", []):
                 if mark.name == MARKER:
+                    if hasattr(fn, "hypothesis"):
+                        fn = no_shrink(fn)
                     found.setdefault(tuple(mark.args), []).append(fn)
     return found
 
@@ -145,9 +155,18 @@ class MutantOutcome:
 
 
 def run_mutant(
-    mutant: Mutant, harness, workdir: Path, tests: dict[tuple[str, str], list] | None = None
+    mutant: Mutant,
+    harness,
+    workdir: Path,
+    tests: dict[tuple[str, str], list] | None = None,
+    *,
+    every_part: bool = False,
 ) -> MutantOutcome:
-    """Grade the mutant's exercise, every part, and say which parts failed (and how)."""
+    """Grade the mutant's exercise and say which parts failed (and how).
+
+    The mutant's own part (if it names one) is graded first, and grading stops once the
+    mutant is caught, unless ``every_part``.
+    """
     from graders.errors import GradingFailure, Halt, NotStarted
     from graders.harness import Harness
     from graders.impl import Impl
@@ -156,9 +175,11 @@ def run_mutant(
     impl = Impl.resolve(materialize(mutant, workdir))
     harness = Harness(harness.pool)  # same worlds, but its integrity notes stay out of the session's
     failed: dict[str, str] = {}
-    for (exercise_id, part), functions in tests.items():
-        if exercise_id != mutant.exercise:
-            continue
+    parts = [(part, fns) for (exercise_id, part), fns in tests.items() if exercise_id == mutant.exercise]
+    parts.sort(key=lambda item: item[0] != mutant.part)
+    for part, functions in parts:
+        if failed and not every_part and (mutant.part is None or mutant.part in failed):
+            break
         for fn in functions:
             try:
                 fn(world=harness, impl=impl)

@@ -16,7 +16,7 @@ anyway (a zero gradient where ``None`` was due) changes, and the comparison sees
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 
@@ -157,15 +157,16 @@ def data_parallel_steps(
     optimizer: torch.optim.Optimizer | None = None,
     after_forward: Callable[[], None] | None = None,
     after_backward: Callable[[], None] | None = None,
-    micro_batches: int = 1,
+    micro_batches: int | Sequence[int] = 1,
     no_sync: Callable[[], AbstractContextManager] | None = None,
     mark: Callable[[str], None] = lambda label: None,
 ) -> list:
     """Worker side: one data-parallel training run of ``wrapper`` on this rank's rows.
 
     Every step: this rank takes shard ``shard`` of ``n`` of the global batch; with
-    ``micro_batches`` k > 1 it runs the first k - 1 micro-batches inside ``no_sync()`` and
-    scales each loss by 1/k, so the accumulated gradient is still this rank's mean. Then
+    ``micro_batches`` k > 1 (one number, or one per step) it runs the first k - 1
+    micro-batches inside ``no_sync()`` and scales each loss by 1/k, so the accumulated
+    gradient is still this rank's mean. Then
     ``after_backward()`` (a gradient synchronisation), ``optimizer.step()``, gradients set
     to ``None`` (``wrapper.zero_grad``), and ``snapshot()`` is recorded.
 
@@ -174,20 +175,21 @@ def data_parallel_steps(
     backward return) and ``step_end``, so the trace can be cut into phases.
     """
     history = []
-    for batch in batches:
+    per_step = [micro_batches] * len(batches) if isinstance(micro_batches, int) else list(micro_batches)
+    for batch, k in zip(batches, per_step, strict=True):
         local = batch.shard(shard, n)
-        micro = [local.shard(i, micro_batches) for i in range(micro_batches)]
-        if micro_batches > 1:
+        micro = [local.shard(i, k) for i in range(k)]
+        if k > 1:
             mark("no_sync_begin")
             with no_sync():
                 for part in micro[:-1]:
-                    (_checked_loss(wrapper, part) / micro_batches).backward()
+                    (_checked_loss(wrapper, part) / k).backward()
             mark("no_sync_end")
         logits = _checked_logits(wrapper, micro[-1])
         mark("forward_end")
         if after_forward is not None:
             after_forward()
-        (logits_loss(logits, micro[-1].targets) / micro_batches).backward()
+        (logits_loss(logits, micro[-1].targets) / k).backward()
         mark("backward_end")
         if after_backward is not None:
             after_backward()

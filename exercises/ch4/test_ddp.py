@@ -106,14 +106,14 @@ def test_ddp_overlaps_backward(world, impl, case):
 
 
 @exercise("ch4.ddp", part="no_sync")
-@given(case=cases.train_cases(min_world=2, micro_batches=(2, 3), bucket_caps=True))
-@example(case=cases.TrainCase(3, None, "float64", SGD, seed=7, micro_batches=2))
+@given(case=cases.train_cases(min_world=2, micro_batches=(2, 3), bucket_caps=True, every_param_used=True))
+@example(case=cases.TrainCase(3, None, "float64", SGD, seed=7, micro_batches=2, every_param_used=True))
 def test_ddp_no_sync(world, impl, case):
     run = world.run(tasks.ddp, impl, case)
     _assert_trains_like_one_device(run, case)
     expected = len(reference.buckets(case))
     for rank in case.ranks:
-        for step, events in enumerate(run.traces.phase(rank, "no_sync_end"), start=1):
+        for step, events in enumerate(run.traces.phase(rank, "no_sync_end"), start=2):
             if events:
                 fail(
                     f"rank {rank}, step {step}: {len(events)} call(s) ({events[0].op}, ...) inside "
@@ -128,6 +128,16 @@ def test_ddp_no_sync(world, impl, case):
                     f"accumulated gradients travel in one all-reduce per bucket ({expected}).",
                     case,
                 )
+        # Step 1 runs without no_sync: if it overlapped, the steps after no_sync() must too.
+        overlapped = [bool(_all_reduces(events)) for events in run.traces.phase(rank, "backward_end")]
+        if overlapped and overlapped[0] and not all(overlapped):
+            fail(
+                f"rank {rank}: step 1 all-reduced during backward, but step {overlapped.index(False) + 1}, "
+                "after no_sync(), waited for finish_gradient_synchronization().",
+                case,
+                "leaving no_sync() must restore synchronisation, and the hooks' bookkeeping (how many "
+                "gradients of a bucket are ready) must not count the backward passes inside no_sync().",
+            )
 
 
 @exercise("ch4.ddp", part="torch")

@@ -29,7 +29,7 @@ class TrainCase:
     seed: int = 0
     steps: int = STEPS
     rows: int = 1  # rows of the batch per rank and micro-batch
-    micro_batches: int = 1  # > 1: the first ones run under DDP.no_sync()
+    micro_batches: int = 1  # > 1: from step 2 on, all but the last run under DDP.no_sync()
     bucket_cap_bytes: int = 25 * 2**20
     every_param_used: bool = False  # drop the parameter that gets no gradient
     show_cap: bool = False
@@ -52,8 +52,17 @@ class TrainCase:
             del model.unused
         return model
 
+    @property
+    def micro_per_step(self) -> list[int]:
+        """Micro-batches of every step: the first step never accumulates, so the graders can
+        compare a step without ``no_sync`` with the steps after one."""
+        return [1] + [self.micro_batches] * (self.steps - 1)
+
     def batches(self) -> list[Batch]:
-        return make_batches(self.seed, self.steps, self.rows * self.micro_batches * self.n)
+        return [
+            make_batches(self.seed + k, 1, self.rows * micro * self.n)[0]
+            for k, micro in enumerate(self.micro_per_step)
+        ]
 
     def __repr__(self) -> str:
         parts = [f"world_size={self.world_size}"]

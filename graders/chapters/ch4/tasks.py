@@ -74,7 +74,7 @@ def _train_ddp(ctx, student, case, group, me):
         snapshot=lambda: named_parameters(model),
         optimizer=case.optimizer.build(trainable(model)),
         after_backward=ddp.finish_gradient_synchronization,
-        micro_batches=case.micro_batches,
+        micro_batches=case.micro_per_step,
         no_sync=getattr(ddp, "no_sync", None),
         mark=ctx.mark,
     )
