@@ -38,6 +38,8 @@ def _assert_trains_like_one_device(run, case):
         history = run[rank]["history"]
         for snapshot in history:
             shard = snapshot["flat_param"]
+            if shard is None:
+                fail(f"rank {rank}: the wrapper has no flat_param (its shard).", case, LAYOUT)
             if not hasattr(shard, "shape") or tuple(shard.shape) != (numel,):
                 got = f"shape {tuple(shard.shape)}" if hasattr(shard, "shape") else shard
                 fail(f"rank {rank}: flat_param should have shape ({numel},), got {got}.", case, LAYOUT)

@@ -135,13 +135,23 @@ class Recorder:
 
         refuse.__name__ = attr
         refuse.__qualname__ = attr
+        stand_in = refuse
+        if isinstance(original, type):  # a class: refuse its instances and its subclasses too
+            stand_in = type(
+                attr,
+                (),
+                {
+                    "__new__": lambda cls, *args, **kwargs: refuse(),
+                    "__init_subclass__": classmethod(lambda cls, **kwargs: refuse()),
+                },
+            )
         owners = [owner]
         defining = sys.modules.get(getattr(original, "__module__", "") or "")
         if defining is not None and getattr(defining, attr, None) is original and defining is not owner:
             owners.append(defining)
         for target in owners:
             self._swapped.append((target, attr, original))
-            setattr(target, attr, refuse)
+            setattr(target, attr, stand_in)
 
     def take(self) -> list[tuple]:
         events, self.events = self.events, []

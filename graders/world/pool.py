@@ -146,8 +146,8 @@ class WorldPool:
             self.restart(world.size)
         if todo:
             raise NotStarted(spec.exercise, _todo_detail(todo[0]))
-        _raise_for_banned(traces, spec)
-        _raise_for_errors(replies, spec)
+        _raise_for_banned(traces, spec, example)
+        _raise_for_errors(replies, spec, example)
         return RunResult(
             values=[r.get("value") for r in replies],
             traces=traces,
@@ -163,7 +163,7 @@ def _todo_detail(reply: dict) -> str:
     return ""
 
 
-def _raise_for_banned(traces: Traces, spec: TaskSpec) -> None:
+def _raise_for_banned(traces: Traces, spec: TaskSpec, example: str = "") -> None:
     hits = traces.banned()
     if not hits:
         return
@@ -172,12 +172,12 @@ def _raise_for_banned(traces: Traces, spec: TaskSpec) -> None:
     qualified = name if "." in name else f"torch.distributed.{name}"
     where = f" at {event.site}" if event.site else ""
     raise BannedCall(
-        f"rank {rank} called {qualified}{where}, which is banned in {spec.exercise}.",
+        f"rank {rank} called {qualified}{where}, which is banned in {spec.exercise}.{example}",
         hint="this exercise is about building that yourself: use only the calls its docstring allows.",
     )
 
 
-def _raise_for_errors(replies: list[dict], spec: TaskSpec) -> None:
+def _raise_for_errors(replies: list[dict], spec: TaskSpec, example: str = "") -> None:
     failed = [(rank, r["error"]) for rank, r in enumerate(replies) if "error" in r]
     if not failed:
         return
@@ -189,7 +189,7 @@ def _raise_for_errors(replies: list[dict], spec: TaskSpec) -> None:
     printed = replies[rank].get("stdout", "").strip()
     if printed:
         lines.append("printed (last lines):\n" + "\n".join(printed.splitlines()[-5:]))
-    raise StudentError(f"{spec.exercise}: " + "\n".join(lines))
+    raise StudentError(f"{spec.exercise}: " + "\n".join(lines) + example)
 
 
 __all__ = ["WorldPool", "RunResult", "Event"]
