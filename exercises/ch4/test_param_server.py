@@ -52,10 +52,11 @@ def test_param_server_load_is_on_the_server(world, impl, case):
     server, workers = case.ranks[0], case.ranks[1:]
     model_bytes = sum(p.numel() * p.element_size() for p in case.model().parameters())
     moved = {rank: run.traces.bytes_sent(rank) + run.traces.bytes_received(rank) for rank in case.ranks}
+    worker = max(moved[w] for w in workers)
     load = (
-        f"the server (rank {server}) moved {moved[server]} B and each worker about "
-        f"{max(moved[w] for w in workers)} B: the server's traffic grows with the number of workers "
-        "while a worker's does not, which is the bottleneck that all-reduce removes."
+        f"with {len(workers)} worker(s), the server (rank {server}) moved {moved[server]} B, "
+        f"{moved[server] / max(worker, 1):.1f}x a worker's {worker} B: a server's traffic grows with "
+        "the number of workers while a worker's does not; all-reduce removes that bottleneck."
     )
     assert_star(
         run.traces,
