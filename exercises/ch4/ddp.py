@@ -47,10 +47,11 @@ class DDP(nn.Module):
 
     * ``forward(*args, **kwargs)`` returns ``module(*args, **kwargs)``; ``self.module`` is the
       wrapped module.
-    * Outside ``no_sync()``, each backward all-reduces every bucket exactly once
-      (``dist.all_reduce`` with ``async_op=True``), the launch of a bucket happening in the
-      hook of its last gradient. The graders check that the first all-reduce is issued before
-      ``backward()`` returns.
+    * Outside ``no_sync()``, each backward all-reduces every bucket exactly once, as one flat
+      buffer of the gradients' dtype (``dist.all_reduce`` with ``async_op=True``), the launch
+      of a bucket happening in the hook of its last gradient. The graders compare the sizes
+      of the all-reduces with the buckets', and check that the first all-reduce is issued
+      before ``backward()`` returns.
     * A bucket that is still incomplete when backward ends (one of its parameters got no
       gradient in this forward) is all-reduced by ``finish_gradient_synchronization()``;
       such parameters contribute zeros and keep ``grad is None``.
