@@ -142,7 +142,7 @@ def test_ddp_no_sync(world, impl, case):
 
 @exercise("ch4.ddp", part="torch")
 @given(case=cases.train_cases())
-@example(case=EDGE[0])
+@example(case=EDGE[1])
 def test_ddp_agrees_with_torch_ddp(world, impl, case):
     run = world.run(tasks.ddp_and_torch_ddp, impl, case)
     for rank in case.ranks:

@@ -72,7 +72,6 @@ def test_fsdp(world, impl, case):
 
 @exercise("ch4.fsdp", part="memory")
 @given(case=cases.train_cases())
-@example(case=EDGE[0])
 @example(case=EDGE[3])
 def test_fsdp_memory(world, impl, case):
     run = world.run(tasks.fsdp, impl, case)
