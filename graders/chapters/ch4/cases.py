@@ -110,7 +110,7 @@ def train_cases(
         world_size,
         group,
         dtype,
-        draw(optimizer_specs(optimizers)),
+        draw(optimizer_specs(optimizers, dtype)),
         seed=draw(S.seeds),
         rows=draw(st.integers(1, 2)),
         micro_batches=draw(st.integers(*micro_batches)),
