@@ -90,6 +90,55 @@ def optimizer_specs(
     return st.one_of(*chosen)
 
 
+class ReferenceOptimizer:
+    """``spec``'s update written out, for the driver's single-device reference.
+
+    It computes what ``torch.optim.SGD`` / ``torch.optim.AdamW`` compute on CPU tensors (their
+    single-tensor path), operation for operation, without importing ``torch.optim``'s
+    machinery (its first ``step`` imports ``torch._dynamo``: seconds of the driver's time).
+    Parameters whose ``.grad`` is ``None`` are skipped, as torch does.
+    """
+
+    betas = (0.9, 0.999)
+    eps = 1e-8
+
+    def __init__(self, spec: OptimizerSpec, params: Iterable[nn.Parameter]) -> None:
+        self.spec = spec
+        self.params = list(params)
+        self.state: dict[int, dict[str, object]] = {}
+
+    @torch.no_grad()
+    def step(self) -> None:
+        spec = self.spec
+        for p in self.params:
+            if p.grad is None:
+                continue
+            state = self.state.setdefault(id(p), {})
+            if spec.name == "sgd":
+                grad = p.grad.add(p, alpha=spec.weight_decay) if spec.weight_decay else p.grad
+                if spec.momentum:
+                    buf = state.get("momentum_buffer")
+                    if buf is None:
+                        buf = state["momentum_buffer"] = grad.clone()
+                    else:
+                        buf.mul_(spec.momentum).add_(grad)
+                    grad = buf
+                p.add_(grad, alpha=-spec.lr)
+            elif spec.name == "adamw":
+                beta1, beta2 = self.betas
+                step = state["step"] = state.get("step", 0) + 1
+                exp_avg = state.setdefault("exp_avg", torch.zeros_like(p))
+                exp_avg_sq = state.setdefault("exp_avg_sq", torch.zeros_like(p))
+                p.mul_(1 - spec.lr * spec.weight_decay)
+                exp_avg.lerp_(p.grad, 1 - beta1)
+                exp_avg_sq.mul_(beta2).addcmul_(p.grad, p.grad, value=1 - beta2)
+                step_size = spec.lr / (1 - beta1**step)
+                denom = (exp_avg_sq.sqrt() / (1 - beta2**step) ** 0.5).add_(self.eps)
+                p.addcdiv_(exp_avg, denom, value=-step_size)
+            else:
+                raise ValueError(f"unknown optimizer {spec.name!r}")
+
+
 def trainable(model: nn.Module) -> list[nn.Parameter]:
     """The parameters an optimizer steps: ``requires_grad``, each tied tensor once."""
     return [p for p in model.parameters() if p.requires_grad]
@@ -108,10 +157,10 @@ def train_single_device(
     before the step (what a flat, sharded parameter does) instead of skipping it.
     """
     params = trainable(model)
-    opt = optimizer.build(params)
+    opt = ReferenceOptimizer(optimizer, params)
     history = []
     for batch in batches:
-        opt.zero_grad(set_to_none=True)
+        model.zero_grad(set_to_none=True)
         lm_loss(model, batch.tokens, batch.targets).backward()
         if zero_missing_grads:
             for p in params:

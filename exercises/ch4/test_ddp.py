@@ -65,7 +65,7 @@ def test_ddp(world, impl, case):
 
 
 @exercise("ch4.ddp", part="buckets")
-@given(case=cases.train_cases(min_world=2, bucket_caps=True))
+@given(case=cases.train_cases(min_world=2, max_world=3, bucket_caps=(0, 1)))
 @example(case=EDGE[3])
 @example(case=EDGE[4])
 def test_ddp_buckets(world, impl, case):
@@ -89,7 +89,7 @@ def test_ddp_buckets(world, impl, case):
 
 
 @exercise("ch4.ddp", part="overlap")
-@given(case=cases.train_cases(min_world=2, bucket_caps=True, every_param_used=True))
+@given(case=cases.train_cases(min_world=2, max_world=3, bucket_caps=(0.25, 1), every_param_used=True))
 @example(case=cases.TrainCase(2, None, "float32", SGD_PLAIN, seed=6, every_param_used=True))
 def test_ddp_overlaps_backward(world, impl, case):
     run = world.run(tasks.ddp, impl, case)
@@ -107,7 +107,11 @@ def test_ddp_overlaps_backward(world, impl, case):
 
 
 @exercise("ch4.ddp", part="no_sync")
-@given(case=cases.train_cases(min_world=2, micro_batches=(2, 3), bucket_caps=True, every_param_used=True))
+@given(
+    case=cases.train_cases(
+        min_world=2, max_world=3, micro_batches=(2, 3), bucket_caps=(0.25, 1), every_param_used=True
+    )
+)
 @example(case=cases.TrainCase(3, None, "float64", SGD, seed=7, micro_batches=2, every_param_used=True))
 def test_ddp_no_sync(world, impl, case):
     run = world.run(tasks.ddp, impl, case)
@@ -142,7 +146,7 @@ def test_ddp_no_sync(world, impl, case):
 
 
 @exercise("ch4.ddp", part="torch")
-@given(case=cases.train_cases())
+@given(case=cases.train_cases(max_world=3))
 @example(case=EDGE[1])
 def test_ddp_agrees_with_torch_ddp(world, impl, case):
     run = world.run(tasks.ddp_and_torch_ddp, impl, case)

@@ -72,7 +72,7 @@ def test_fsdp(world, impl, case):
 
 
 @exercise("ch4.fsdp", part="memory")
-@given(case=cases.train_cases())
+@given(case=cases.train_cases(max_world=3))
 @example(case=EDGE[3])
 def test_fsdp_memory(world, impl, case):
     run = world.run(tasks.fsdp, impl, case)
@@ -93,7 +93,7 @@ def test_fsdp_memory(world, impl, case):
 
 
 @exercise("ch4.fsdp", part="traffic")
-@given(case=cases.train_cases(min_world=2))
+@given(case=cases.train_cases(min_world=2, max_world=3))
 @example(case=EDGE[1])
 def test_fsdp_traffic(world, impl, case):
     run = world.run(tasks.fsdp, impl, case)

@@ -43,13 +43,13 @@ def test_param_server(world, impl, case):
 
 
 @exercise("ch4.param_server", part="traffic")
-@given(case=cases.train_cases(min_world=2))
+@given(case=cases.train_cases(min_world=2, max_world=3))
 @example(case=EDGE[1])
 def test_param_server_load_is_on_the_server(world, impl, case):
     run = world.run(tasks.param_server, impl, case)
     _assert_trains_like_one_device(run, case)
     server, workers = case.ranks[0], case.ranks[1:]
-    model_bytes = sum(p.numel() * p.element_size() for p in case.model().parameters())
+    model_bytes = sum(p.nbytes for p in case.params)
     moved = {rank: run.traces.bytes_sent(rank) + run.traces.bytes_received(rank) for rank in case.ranks}
     worker = max(moved[w] for w in workers)
     load = (

@@ -8,6 +8,7 @@ bucket cap. The driver's reference and every worker rebuild the same model and d
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -18,6 +19,32 @@ from graders.models import Batch, TinyLM, build_model, make_batches
 from graders.training import OptimizerSpec, optimizer_specs
 
 STEPS = 3  # the curriculum's "at least 3 optimizer steps"
+
+
+@dataclass(frozen=True)
+class ParamInfo:
+    """One parameter of the model as ``named_parameters()`` lists it (a tied weight once)."""
+
+    name: str
+    shape: tuple[int, ...]
+    nbytes: int
+    trainable: bool
+
+    @property
+    def numel(self) -> int:
+        return math.prod(self.shape)
+
+
+@functools.lru_cache(maxsize=8)
+def layout(dtype: str, every_param_used: bool) -> tuple[ParamInfo, ...]:
+    """The model's parameters, which do not depend on the seed (computed once per kind)."""
+    model = build_model(0, dtype=S.dtype_of(dtype))
+    if every_param_used:
+        del model.unused
+    return tuple(
+        ParamInfo(name, tuple(p.shape), p.numel() * p.element_size(), p.requires_grad)
+        for name, p in model.named_parameters()
+    )
 
 
 @dataclass(frozen=True)
@@ -45,6 +72,10 @@ class TrainCase:
     @property
     def bucket_cap_mb(self) -> float:
         return self.bucket_cap_bytes / 2**20  # exact: a power-of-two division
+
+    @property
+    def params(self) -> tuple[ParamInfo, ...]:
+        return layout(self.dtype, self.every_param_used)
 
     def model(self) -> TinyLM:
         model = build_model(self.seed, dtype=S.dtype_of(self.dtype))
@@ -81,7 +112,7 @@ class TrainCase:
 
 
 def trainable_bytes(case: TrainCase) -> int:
-    return sum(p.numel() * p.element_size() for p in case.model().parameters() if p.requires_grad)
+    return sum(p.nbytes for p in case.params if p.trainable)
 
 
 @st.composite
@@ -89,19 +120,24 @@ def train_cases(
     draw,
     *,
     min_world: int = 1,
+    max_world: int = 4,
     subgroups: bool = True,
     micro_batches: tuple[int, int] = (1, 1),
-    bucket_caps: bool = False,
+    bucket_caps: tuple[float, float] | None = None,
     every_param_used: bool = False,
     optimizers: tuple[str, ...] = ("sgd", "adamw"),
 ):
-    """Training runs on 1-4 ranks (``min_world`` up), sometimes a subgroup.
+    """Training runs on ``min_world`` to ``max_world`` ranks, sometimes a subgroup.
 
-    ``micro_batches`` is the range of micro-batches per step. ``bucket_caps`` draws a cap
-    between one element and the whole model, so that the trainable parameters fall into one
-    to eight buckets.
+    Equivalence draws 1-4 ranks; the structural checks (buckets, overlap, traffic, memory),
+    whose lesson does not change from 3 ranks to 4, stop at 3: 4 ranks on a 2-core machine
+    cost twice as much.
+
+    ``micro_batches`` is the range of micro-batches per step. ``bucket_caps=(lo, hi)`` draws
+    a cap between the fractions ``lo`` and ``hi`` of the trainable bytes (at least one
+    element): ``(0, 1)`` gives one to eight buckets, ``(0.25, 1)`` one to four.
     """
-    world_size = draw(S.world_sizes(min_size=min_world))
+    world_size = draw(S.world_sizes(min_size=min_world, max_size=max_world))
     group = draw(S.groups(world_size)) if subgroups else None
     if group is not None and len(group) < min_world:
         group = None
@@ -116,9 +152,10 @@ def train_cases(
         micro_batches=draw(st.integers(*micro_batches)),
         every_param_used=every_param_used,
     )
-    if bucket_caps:
-        total = trainable_bytes(case)
-        itemsize = S.dtype_of(dtype).itemsize
-        cap = draw(st.integers(1, math.ceil(total / itemsize))) * itemsize
+    if bucket_caps is not None:
+        elements = trainable_bytes(case) // S.dtype_of(dtype).itemsize
+        lo, hi = (max(1, math.ceil(f * elements)) for f in bucket_caps)
+        # sampled_from: uniform over the caps (integers() favours the smallest cap, 8 buckets)
+        cap = draw(st.sampled_from(range(lo, hi + 1))) * S.dtype_of(dtype).itemsize
         case = TrainCase(**{**case.__dict__, "bucket_cap_bytes": cap, "show_cap": True})
     return case

@@ -23,13 +23,13 @@ def history(case: TrainCase, *, zero_missing_grads: bool = False) -> list[dict[s
     )
 
 
-def trainable_named(case: TrainCase) -> list[tuple[str, torch.Size]]:
+def trainable_named(case: TrainCase) -> list[tuple[str, tuple[int, ...]]]:
     """(name, shape) of the trainable parameters in ``named_parameters`` order, tied ones once."""
-    return [(name, p.shape) for name, p in case.model().named_parameters() if p.requires_grad]
+    return [(p.name, p.shape) for p in case.params if p.trainable]
 
 
 def frozen_names(case: TrainCase) -> list[str]:
-    return [name for name, p in case.model().named_parameters() if not p.requires_grad]
+    return [p.name for p in case.params if not p.trainable]
 
 
 # -- DDP buckets -------------------------------------------------------------------------------
@@ -37,8 +37,7 @@ def frozen_names(case: TrainCase) -> list[str]:
 
 def buckets(case: TrainCase) -> list[list[tuple[str, int]]]:
     """Buckets as ``[(name, nbytes), ...]``: reverse parameter order, closed once >= cap bytes."""
-    model = case.model()
-    sizes = [(n, p.numel() * p.element_size()) for n, p in model.named_parameters() if p.requires_grad]
+    sizes = [(p.name, p.nbytes) for p in case.params if p.trainable]
     formed: list[list[tuple[str, int]]] = [[]]
     for name, nbytes in reversed(sizes):
         if sum(b for _, b in formed[-1]) >= case.bucket_cap_bytes:
@@ -75,7 +74,6 @@ def unflatten(shards: list[torch.Tensor], case: TrainCase) -> dict[str, torch.Te
 def persistent_bytes_bound(case: TrainCase) -> tuple[int, int, int]:
     """(bound, shard bytes, frozen bytes): what a rank may hold between steps."""
     itemsize = torch.empty(0, dtype=getattr(torch, case.dtype)).element_size()
-    model = case.model()
-    frozen = sum(p.numel() * p.element_size() for p in model.parameters() if not p.requires_grad)
+    frozen = sum(p.nbytes for p in case.params if not p.trainable)
     shard = shard_numel(case) * itemsize
     return shard + frozen, shard, frozen
