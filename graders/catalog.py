@@ -75,6 +75,34 @@ CHAPTERS: dict[str, Chapter] = {
             ),
         ),
         Chapter(
+            "ch4",
+            "Data parallelism",
+            "Song song dữ liệu",
+            (
+                _ex(
+                    "ch4.param_server",
+                    "param_server",
+                    {"result": 2, "traffic": 2},
+                    "parameter server: gather, average, update, send back",
+                    symbol="param_server_step",
+                ),
+                _ex(
+                    "ch4.ddp",
+                    "ddp",
+                    {"result": 3, "buckets": 2, "overlap": 2, "no_sync": 2, "torch": 1},
+                    "DDP: bucketed all-reduce overlapped with backward",
+                    symbol="DDP",
+                ),
+                _ex(
+                    "ch4.fsdp",
+                    "fsdp",
+                    {"result": 3, "memory": 2, "traffic": 2},
+                    "sharded data parallelism: flat parameter, gather, reduce-scatter",
+                    symbol="ShardedDataParallel",
+                ),
+            ),
+        ),
+        Chapter(
             "ch5",
             "ZeRO",
             "Họ ZeRO",

@@ -117,8 +117,13 @@ def impl(request: pytest.FixtureRequest) -> Impl:
 
 @pytest.fixture(scope="session")
 def world(request: pytest.FixtureRequest):
+    import torch
+
     from graders.harness import Harness
 
+    # The driver's references are tiny (a few small tensors, a toy model): a second OpenMP
+    # thread only spins, and on a busy 2-core machine it makes them ~20x slower.
+    torch.set_num_threads(1)
     config = request.config
     pool = config.stash.get(_POOL, None) or _start_pool(config)
     config.stash[_POOL] = pool

@@ -78,3 +78,34 @@ def assert_no_self_messages(traces: Traces, ranks: Sequence[int], case=None) -> 
     for rank in ranks:
         if traces.sends_by_peer(rank).get(rank):
             fail(f"rank {rank} sent a message to itself; copy locally instead.", case)
+
+
+def assert_star(traces: Traces, ranks: Sequence[int], hub: int, case=None, hint: str = "") -> None:
+    """Every point-to-point message has ``hub`` at one end (a parameter server's pattern)."""
+    for rank in ranks:
+        if rank == hub:
+            continue
+        for event in traces[rank]:
+            if event.is_p2p and event.peer != hub:
+                verb, where = ("sent", "to") if event.is_send else ("received", "from")
+                fail(
+                    f"rank {rank} {verb} {event.nbytes} B {where} rank {event.peer}: in this pattern every "
+                    f"message goes to or comes from rank {hub}.",
+                    case,
+                    hint,
+                )
+
+
+def assert_traffic_at_most(
+    traces: Traces, ranks: Sequence[int], bound: int | Callable[[int], int], case=None, hint: str = ""
+) -> None:
+    """Bytes each rank sent plus bytes it received, by point-to-point calls, stay within ``bound``."""
+    for rank in ranks:
+        limit = bound(rank) if callable(bound) else bound
+        moved = traces.bytes_sent(rank) + traces.bytes_received(rank)
+        if moved > limit:
+            fail(
+                f"rank {rank} sent and received {moved} B in all; it needs at most {limit} B.",
+                case,
+                hint,
+            )

@@ -1,0 +1,1 @@
+"""Chapter 4 graders: data parallelism (parameter server, DDP, sharded data parallelism)."""

@@ -1,0 +1,161 @@
+"""The training runs chapter 4 draws, and their one-line reproductions.
+
+A :class:`TrainCase` pins everything a run depends on: the world, the group, the model
+(``graders.models.TinyLM``, built from ``seed``: tied, frozen, unused and indivisible
+parameters), the dtype, the optimizer, the batches (also from ``seed``) and, for DDP, the
+bucket cap. The driver's reference and every worker rebuild the same model and data from it.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from dataclasses import dataclass
+
+from hypothesis import strategies as st
+
+from graders import strategies as S
+from graders.models import Batch, TinyLM, build_model, make_batches
+from graders.training import OptimizerSpec, optimizer_specs
+
+STEPS = 3  # the curriculum's "at least 3 optimizer steps"
+
+
+@dataclass(frozen=True)
+class ParamInfo:
+    """One parameter of the model as ``named_parameters()`` lists it (a tied weight once)."""
+
+    name: str
+    shape: tuple[int, ...]
+    nbytes: int
+    trainable: bool
+
+    @property
+    def numel(self) -> int:
+        return math.prod(self.shape)
+
+
+@functools.lru_cache(maxsize=8)
+def layout(dtype: str, every_param_used: bool) -> tuple[ParamInfo, ...]:
+    """The model's parameters, which do not depend on the seed (computed once per kind)."""
+    model = build_model(0, dtype=S.dtype_of(dtype))
+    if every_param_used:
+        del model.unused
+    return tuple(
+        ParamInfo(name, tuple(p.shape), p.numel() * p.element_size(), p.requires_grad)
+        for name, p in model.named_parameters()
+    )
+
+
+@dataclass(frozen=True)
+class TrainCase:
+    world_size: int
+    group: tuple[int, ...] | None
+    dtype: str
+    optimizer: OptimizerSpec
+    seed: int = 0
+    steps: int = STEPS
+    rows: int = 1  # rows of the batch per rank and micro-batch
+    micro_batches: int = 1  # > 1: from step 2 on, all but the last run under DDP.no_sync()
+    bucket_cap_bytes: int = 25 * 2**20
+    every_param_used: bool = False  # drop the parameter that gets no gradient
+    show_cap: bool = False
+
+    @property
+    def ranks(self) -> tuple[int, ...]:
+        return self.group if self.group is not None else tuple(range(self.world_size))
+
+    @property
+    def n(self) -> int:
+        return len(self.ranks)
+
+    @property
+    def bucket_cap_mb(self) -> float:
+        return self.bucket_cap_bytes / 2**20  # exact: a power-of-two division
+
+    @property
+    def params(self) -> tuple[ParamInfo, ...]:
+        return layout(self.dtype, self.every_param_used)
+
+    def model(self) -> TinyLM:
+        model = build_model(self.seed, dtype=S.dtype_of(self.dtype))
+        if self.every_param_used:
+            del model.unused
+        return model
+
+    @property
+    def micro_per_step(self) -> list[int]:
+        """Micro-batches of every step: the first step never accumulates, so the graders can
+        compare a step without ``no_sync`` with the steps after one."""
+        return [1] + [self.micro_batches] * (self.steps - 1)
+
+    def batches(self) -> list[Batch]:
+        return [
+            make_batches(self.seed + k, 1, self.rows * micro * self.n)[0]
+            for k, micro in enumerate(self.micro_per_step)
+        ]
+
+    def __repr__(self) -> str:
+        parts = [f"world_size={self.world_size}"]
+        if self.group is not None:
+            parts.append(f"group={self.group}")
+        parts += [f"dtype={self.dtype}", f"optimizer={self.optimizer!r}", f"steps={self.steps}"]
+        parts.append(f"rows_per_rank={self.rows}")
+        if self.micro_batches > 1:
+            parts.append(f"micro_batches={self.micro_batches}")
+        if self.show_cap:
+            parts.append(f"bucket_cap_mb={self.bucket_cap_bytes}/2**20")
+        if self.every_param_used:
+            parts.append("model without its unused parameter")
+        parts.append(f"seed={self.seed}")
+        return ", ".join(parts)
+
+
+def trainable_bytes(case: TrainCase) -> int:
+    return sum(p.nbytes for p in case.params if p.trainable)
+
+
+@st.composite
+def train_cases(
+    draw,
+    *,
+    min_world: int = 1,
+    max_world: int = 4,
+    subgroups: bool = True,
+    micro_batches: tuple[int, int] = (1, 1),
+    bucket_caps: tuple[float, float] | None = None,
+    every_param_used: bool = False,
+    optimizers: tuple[str, ...] = ("sgd", "adamw"),
+):
+    """Training runs on ``min_world`` to ``max_world`` ranks, sometimes a subgroup.
+
+    Equivalence draws 1-4 ranks; the structural checks (buckets, overlap, traffic, memory),
+    whose lesson does not change from 3 ranks to 4, stop at 3: 4 ranks on a 2-core machine
+    cost twice as much.
+
+    ``micro_batches`` is the range of micro-batches per step. ``bucket_caps=(lo, hi)`` draws
+    a cap between the fractions ``lo`` and ``hi`` of the trainable bytes (at least one
+    element): ``(0, 1)`` gives one to eight buckets, ``(0.25, 1)`` one to four.
+    """
+    world_size = draw(S.world_sizes(min_size=min_world, max_size=max_world))
+    group = draw(S.groups(world_size)) if subgroups else None
+    if group is not None and len(group) < min_world:
+        group = None
+    dtype = draw(st.sampled_from(S.FLOAT_DTYPES))
+    case = TrainCase(
+        world_size,
+        group,
+        dtype,
+        draw(optimizer_specs(optimizers, dtype)),
+        seed=draw(S.seeds),
+        rows=draw(st.integers(1, 2)),
+        micro_batches=draw(st.integers(*micro_batches)),
+        every_param_used=every_param_used,
+    )
+    if bucket_caps is not None:
+        elements = trainable_bytes(case) // S.dtype_of(dtype).itemsize
+        lo, hi = (max(1, math.ceil(f * elements)) for f in bucket_caps)
+        # sampled_from: uniform over the caps (integers() favours the smallest cap, 8 buckets)
+        cap = draw(st.sampled_from(range(lo, hi + 1))) * S.dtype_of(dtype).itemsize
+        case = TrainCase(**{**case.__dict__, "bucket_cap_bytes": cap, "show_cap": True})
+    return case

@@ -1,0 +1,159 @@
+"""Chapter 4 worker tasks: train with the student's data-parallel code for a few steps.
+
+Every member of the case's group builds the same model (``case.model()``) and the same
+global batches, trains on its own rows, and returns its parameters after every step. The
+traces carry marks (``constructed``, ``no_sync_begin``/``no_sync_end``, ``forward_end``,
+``backward_end``, ``step_end``) that cut them into the phases the structural checks read.
+Ranks outside the group only join the group's creation.
+"""
+
+from __future__ import annotations
+
+import torch
+
+from graders.comm.recorder import COLLECTIVES
+from graders.memory import reachable_tensor_bytes
+from graders.models import named_parameters
+from graders.training import data_parallel_steps, trainable
+from graders.values import plain
+from graders.world.task import task
+
+TORCH_DDP = "torch.nn.parallel.DistributedDataParallel"
+TORCH_FSDP = ("torch.distributed.fsdp.FullyShardedDataParallel", "torch.distributed.fsdp.fully_shard")
+
+
+def _member(ctx, case):
+    """(group, group rank), or (group, None) on ranks outside the group."""
+    group = ctx.group(case.group)
+    return group, (ctx.group_rank(case.group) if ctx.in_group(case.group) else None)
+
+
+def _perturb_unless_first(model: torch.nn.Module, me: int) -> None:
+    """Make every replica but group rank 0's different (frozen parameters too)."""
+    with torch.no_grad():
+        for p in model.parameters():
+            p.add_(0.25 * me)
+
+
+# -- parameter server -------------------------------------------------------------------------------
+
+
+@task(exercise="ch4.param_server", module="param_server", banned=frozenset(COLLECTIVES))
+def param_server(ctx, case):
+    group, me = _member(ctx, case)
+    if me is None:
+        return None
+    model = case.model()
+    optimizer = case.optimizer.build(trainable(model)) if me == 0 else None
+    with ctx.student_code() as student:
+        history = data_parallel_steps(
+            model,
+            case.batches(),
+            shard=me,
+            n=case.n,
+            snapshot=lambda: named_parameters(model),
+            after_backward=lambda: student.param_server_step(model, optimizer, group=group),
+            mark=ctx.mark,
+        )
+    return {"history": history}
+
+
+# -- DDP ---------------------------------------------------------------------------------------------
+
+
+def _train_ddp(ctx, student, case, group, me):
+    model = case.model()
+    _perturb_unless_first(model, me)
+    ddp = student.DDP(model, group=group, bucket_cap_mb=case.bucket_cap_mb)
+    ctx.mark("constructed")
+    return data_parallel_steps(
+        ddp,
+        case.batches(),
+        shard=me,
+        n=case.n,
+        snapshot=lambda: named_parameters(model),
+        optimizer=case.optimizer.build(trainable(model)),
+        after_backward=ddp.finish_gradient_synchronization,
+        micro_batches=case.micro_per_step,
+        no_sync=getattr(ddp, "no_sync", None),
+        mark=ctx.mark,
+    )
+
+
+@task(exercise="ch4.ddp", module="ddp", banned=frozenset({TORCH_DDP}))
+def ddp(ctx, case):
+    group, me = _member(ctx, case)
+    if me is None:
+        return None
+    with ctx.student_code() as student:
+        history = _train_ddp(ctx, student, case, group, me)
+    return {"history": history}
+
+
+@task(exercise="ch4.ddp", module="ddp", banned=frozenset({TORCH_DDP}))
+def ddp_and_torch_ddp(ctx, case):
+    """The student's DDP, then torch's DistributedDataParallel (kit code) on the same data."""
+    group, me = _member(ctx, case)
+    if me is None:
+        return None
+    with ctx.student_code() as student:
+        history = _train_ddp(ctx, student, case, group, me)
+    model = case.model()
+    _perturb_unless_first(model, me)
+    reference = torch.nn.parallel.DistributedDataParallel(
+        model,
+        process_group=group,
+        bucket_cap_mb=case.bucket_cap_mb,
+        find_unused_parameters=not case.every_param_used,
+    )
+    torch_history = data_parallel_steps(
+        reference,
+        case.batches(),
+        shard=me,
+        n=case.n,
+        snapshot=lambda: named_parameters(model),
+        optimizer=case.optimizer.build(trainable(model)),
+    )
+    return {"history": history, "torch": torch_history}
+
+
+# -- sharded data parallelism ------------------------------------------------------------------------
+
+
+@task(exercise="ch4.fsdp", module="fsdp", banned=frozenset({TORCH_DDP, *TORCH_FSDP}))
+def fsdp(ctx, case):
+    """History of (this rank's flat_param, the frozen parameters), and measured bytes held."""
+    group, me = _member(ctx, case)
+    if me is None:
+        return None
+    model = case.model()
+    memory: list[tuple[str, int]] = []
+    step = [1]
+
+    def measure(when: str) -> None:
+        memory.append((when, reachable_tensor_bytes(sdp)))
+
+    def snapshot():
+        measure(f"after step {step[0]}")
+        step[0] += 1
+        shard = getattr(sdp, "flat_param", None)
+        shard = shard.detach().clone() if isinstance(shard, torch.Tensor) else plain(shard)
+        frozen = {name: p.detach().clone() for name, p in model.named_parameters() if not p.requires_grad}
+        return {"flat_param": shard, "frozen": frozen}
+
+    with ctx.student_code() as student:
+        sdp = student.ShardedDataParallel(model, group=group)
+        ctx.mark("constructed")
+        measure("after construction")
+        optimizer = case.optimizer.build([p for p in sdp.parameters() if p.requires_grad])
+        history = data_parallel_steps(
+            sdp,
+            case.batches(),
+            shard=me,
+            n=case.n,
+            snapshot=snapshot,
+            optimizer=optimizer,
+            after_forward=lambda: measure(f"right after forward in step {step[0]}"),
+            mark=ctx.mark,
+        )
+    return {"history": history, "memory": memory}
