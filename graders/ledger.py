@@ -87,6 +87,12 @@ def reachable_tensors(root: object, *, limit: int = 50_000) -> tuple[list[torch.
     return tensors, grads
 
 
+def reachable_tensor_bytes(root: object, *, limit: int = 50_000) -> int:
+    """Bytes of every distinct floating-point storage reachable from ``root``, gradients included."""
+    tensors, grads = reachable_tensors(root, limit=limit)
+    return storage_bytes([*tensors, *grads])
+
+
 def _cell(cell) -> object:
     try:
         return cell.cell_contents

@@ -4,7 +4,7 @@ import pytest
 import torch
 
 from graders.comm.trace import Event, Traces
-from graders.memory import reachable_tensor_bytes
+from graders.ledger import reachable_tensor_bytes
 from graders.models import build_model, lm_loss, make_batches, named_parameters
 from graders.training import OptimizerSpec, train_single_device, trainable
 

@@ -160,7 +160,7 @@ def hang_report(
     finished = {r for r, reply in enumerate(collected.replies) if reply is not None and "error" not in reply}
     lines, statuses = _rank_lines(world, list(range(world.size)), collected, stacks, student_dir, members)
     head = f"{exercise}: the task did not finish within its {deadline:g} s deadline"
-    head += f" (ranks {_ranks(stuck)} stuck)."
+    head += f" ({_who(stuck)} stuck)."
     return "\n".join([head, diagnose(statuses, finished), *lines, *_printed(collected, stuck)])
 
 
@@ -195,7 +195,7 @@ def crash_report(
     stuck = {r for r in others if collected.replies[r] is None}
     stacks = world.dump_stacks(stuck) if stuck else {}
     other_lines, _ = _rank_lines(world, others, collected, stacks, student_dir, members)
-    head = f"{exercise}: rank {_ranks(collected.crashed)} crashed."
+    head = f"{exercise}: {_who(collected.crashed)} crashed."
     body = [head, *lines]
     if hints:
         body.append("hint: " + "; ".join(dict.fromkeys(hints)) + ".")
@@ -217,8 +217,8 @@ def stuck_after_error_report(
     lines, _ = _rank_lines(world, list(range(world.size)), collected, stacks, student_dir, members)
     failed = [r for r, reply in enumerate(collected.replies) if reply is not None and "error" in reply]
     head = (
-        f"{exercise}: rank {_ranks(failed)} raised an exception, and rank {_ranks(stuck)} "
-        "was left waiting for it."
+        f"{exercise}: {_who(failed)} raised an exception, and {_who(stuck)} "
+        f"{'was' if len(stuck) == 1 else 'were'} left waiting for it."
     )
     detail = []
     for rank in failed:
@@ -237,6 +237,11 @@ def _printed(collected: Collected, ranks) -> list[str]:
             tail = "\n".join(text.splitlines()[-5:])
             out.append(f"rank {rank} printed (last lines):\n{tail}")
     return out
+
+
+def _who(ranks) -> str:
+    """``rank 1`` or ``ranks 0, 2, 3``."""
+    return ("rank " if len(ranks) == 1 else "ranks ") + _ranks(ranks)
 
 
 def _ranks(ranks) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import torch
 
 from graders.comm.recorder import COLLECTIVES
-from graders.memory import reachable_tensor_bytes
+from graders.ledger import reachable_tensor_bytes
 from graders.models import named_parameters
 from graders.training import data_parallel_steps, trainable
 from graders.values import plain
