@@ -12,6 +12,20 @@ import math
 import torch
 from hypothesis import strategies as st
 
+
+class GroupMembers:
+    """Mixin for cases with ``world_size`` and ``group`` fields: the global ranks taking part
+    (``group`` in group-rank order, or the whole world) and how many there are."""
+
+    @property
+    def ranks(self) -> tuple[int, ...]:
+        return self.group if self.group is not None else tuple(range(self.world_size))
+
+    @property
+    def n(self) -> int:
+        return len(self.ranks)
+
+
 FLOAT_DTYPES = ("float32", "float64")
 ALL_DTYPES = ("float32", "float64", "int64")
 

@@ -25,6 +25,7 @@ from graders.grading import sandbox
 from graders.grading.intake import Staged
 from graders.impl import KIT_ROOT
 from graders.results import FAILED, Gradebook
+from graders.world.zygote import tail_file
 
 REPORT_LIMIT = 32 * 1024 * 1024
 TEARDOWN_GRACE = 0.0  # seconds the driver may take to shut its world down once it has reported
@@ -255,7 +256,7 @@ def _interpret(
         elif status.get("signal"):
             error, kind = f"the grading driver was killed by {status['signal']} before it reported", "killed"
         else:
-            log = _tail(workdir / "driver.log")
+            log = tail_file(workdir / "driver.log")
             error, kind = f"the graders produced no report (exit {status.get('exit')}):\n{log}", "internal"
     notes = list(staged.notes)
     if "memory" in hit and kind != "memory":
@@ -299,13 +300,3 @@ def _fill_unreported(book: Gradebook, chapter: str, error: str) -> None:
         for part in exercise.parts:
             if f"{exercise.id}::{part}" not in book.parts:
                 book.record(exercise.id, part, FAILED, "internal", error or "not graded")
-
-
-def _tail(path: Path, nbytes: int = 2000) -> str:
-    try:
-        with open(path, "rb") as fh:
-            fh.seek(0, os.SEEK_END)
-            fh.seek(max(0, fh.tell() - nbytes))
-            return fh.read().decode("utf-8", "replace")
-    except OSError:
-        return ""

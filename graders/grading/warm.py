@@ -28,7 +28,7 @@ import sys
 import threading
 import time
 
-from graders.world.zygote import recv_msg, send_msg
+from graders.world.zygote import reap_children, recv_msg, send_msg, tail_file
 
 
 def preload() -> None:
@@ -72,14 +72,7 @@ _children: dict[int, int] = {}
 
 
 def _reap(signum=None, frame=None) -> None:
-    while True:
-        try:
-            pid, status = os.waitpid(-1, os.WNOHANG)
-        except ChildProcessError:
-            return
-        if pid == 0:
-            return
-        _children[pid] = status
+    reap_children(_children)
 
 
 def serve(ctrl_fd: int) -> None:
@@ -238,7 +231,7 @@ class WarmServer:
         try:
             recv_msg(self.sock)
         except (EOFError, OSError) as exc:
-            log = _tail(os.path.join(self.cwd, "warm.log"))
+            log = tail_file(os.path.join(self.cwd, "warm.log"))
             raise RuntimeError(f"the warm grading server did not start ({exc}):\n{log}") from None
         finally:
             self.sock.settimeout(None)
@@ -270,16 +263,6 @@ class WarmServer:
             self.proc.wait()
         self.sock.close()
         self.proc = None
-
-
-def _tail(path: str, nbytes: int = 3000) -> str:
-    try:
-        with open(path, "rb") as fh:
-            fh.seek(0, os.SEEK_END)
-            fh.seek(max(0, fh.tell() - nbytes))
-            return fh.read().decode("utf-8", "replace")
-    except OSError:
-        return ""
 
 
 if __name__ == "__main__":

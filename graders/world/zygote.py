@@ -32,7 +32,8 @@ _exit_statuses: dict[int, int] = {}
 FORK_IN_PROCESS = False
 
 
-def _reap(signum=None, frame=None) -> None:
+def reap_children(into: dict[int, int]) -> None:
+    """Collect the exit status of every child that has ended (never blocks)."""
     while True:
         try:
             pid, status = os.waitpid(-1, os.WNOHANG)
@@ -40,7 +41,11 @@ def _reap(signum=None, frame=None) -> None:
             return
         if pid == 0:
             return
-        _exit_statuses[pid] = status
+        into[pid] = status
+
+
+def _reap(signum=None, frame=None) -> None:
+    reap_children(_exit_statuses)
 
 
 def send_msg(sock: socket.socket, obj: object, fds: list[int] | None = None) -> None:
@@ -216,7 +221,7 @@ class _ForkedServer:
 KIT_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
-def tail_file(path: str, nbytes: int) -> str:
+def tail_file(path: str | os.PathLike, nbytes: int = 3000) -> str:
     try:
         with open(path, "rb") as fh:
             fh.seek(0, os.SEEK_END)

@@ -12,20 +12,8 @@ from graders import strategies as S
 OPS = ("sum", "avg", "max", "min")
 
 
-class _GroupMembers:
-    """The global ranks taking part: ``group`` in group-rank order, or the whole world."""
-
-    @property
-    def ranks(self) -> tuple[int, ...]:
-        return self.group if self.group is not None else tuple(range(self.world_size))
-
-    @property
-    def n(self) -> int:
-        return len(self.ranks)
-
-
 @dataclass(frozen=True)
-class CollectiveCase(_GroupMembers):
+class CollectiveCase(S.GroupMembers):
     """One collective call: every rank of ``group`` passes ``inputs[group_rank]``."""
 
     world_size: int
@@ -85,7 +73,7 @@ def collective_cases(draw, *, ops=("sum",), dtypes=S.ALL_DTYPES, rooted: str = "
 
 
 @dataclass(frozen=True)
-class AllToAllCase(_GroupMembers):
+class AllToAllCase(S.GroupMembers):
     """``inputs[i][j]`` is what group rank i sends to group rank j (shapes vary per pair)."""
 
     world_size: int

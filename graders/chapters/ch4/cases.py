@@ -48,7 +48,7 @@ def layout(dtype: str, every_param_used: bool) -> tuple[ParamInfo, ...]:
 
 
 @dataclass(frozen=True)
-class TrainCase:
+class TrainCase(S.GroupMembers):
     world_size: int
     group: tuple[int, ...] | None
     dtype: str
@@ -60,14 +60,6 @@ class TrainCase:
     bucket_cap_bytes: int = 25 * 2**20
     every_param_used: bool = False  # drop the parameter that gets no gradient
     show_cap: bool = False
-
-    @property
-    def ranks(self) -> tuple[int, ...]:
-        return self.group if self.group is not None else tuple(range(self.world_size))
-
-    @property
-    def n(self) -> int:
-        return len(self.ranks)
 
     @property
     def bucket_cap_mb(self) -> float:

@@ -14,7 +14,7 @@ BUCKET_CAPS_MB = (0.0001, 0.0002, 0.0003, 25.0)
 
 
 @dataclass(frozen=True)
-class TrainCase:
+class TrainCase(S.GroupMembers):
     """Train the tiny LM for ``steps`` steps on the ranks of ``group``, ``rows`` rows each.
 
     The model is ``build_model(seed)``, the global batches ``make_batches(seed + 1, steps,
@@ -28,14 +28,6 @@ class TrainCase:
     optimizer: OptimizerSpec
     steps: int = 3
     bucket_cap_mb: float | None = None  # ZeRO-2 only
-
-    @property
-    def ranks(self) -> tuple[int, ...]:
-        return self.group if self.group is not None else tuple(range(self.world_size))
-
-    @property
-    def n(self) -> int:
-        return len(self.ranks)
 
     @property
     def data_seed(self) -> int:

@@ -106,7 +106,7 @@ def compact(schedule) -> str:
 
 
 @dataclass(frozen=True)
-class PipelineCase:
+class PipelineCase(S.GroupMembers):
     """One run of ``run_pipeline``: group rank s of ``group`` is stage s of the kit's model."""
 
     world_size: int
@@ -121,12 +121,8 @@ class PipelineCase:
     targets: torch.Tensor = field(default=None, compare=False, repr=False)
 
     @property
-    def ranks(self) -> tuple[int, ...]:
-        return self.group if self.group is not None else tuple(range(self.world_size))
-
-    @property
     def p(self) -> int:
-        return len(self.ranks)
+        return self.n
 
     def microbatch(self, mb: int) -> tuple[torch.Tensor, torch.Tensor]:
         rows = slice(mb * self.microbatch_size, (mb + 1) * self.microbatch_size)
