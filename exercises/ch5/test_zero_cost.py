@@ -65,8 +65,8 @@ def test_zero_memory_per_gpu_reproduces_the_paper(world, impl, case):
 
 
 COMM_HINT = (
-    "a ring reduce-scatter or all-gather of Φ elements sends (N-1)/N·Φ per GPU; stages 0-2 send "
-    "two such passes per step, stage 3 three (parameters gathered in forward and in backward)."
+    "count passes of Φ elements, as the paper does (a ring's (N-1)/N rounded to 1): stages 0-2 "
+    "send two per step (2Φ), stage 3 three (parameters gathered in forward and again in backward)."
 )
 
 

@@ -21,13 +21,11 @@ def zero_memory_per_gpu(stage: int, n_params: float, world: int, k: float = 12) 
 
 
 def zero_comm_volume(stage: int, n_params: float, world: int) -> float:
-    """Elements each GPU sends per training step for ZeRO ``stage`` 0-3, with ring collectives.
+    """Elements each GPU sends per training step for ZeRO ``stage`` 0-3, as in the ZeRO paper.
 
-    A ring reduce-scatter or all-gather of Φ elements sends (N - 1)/N · Φ per GPU, and a ring
-    all-reduce twice that. Stage 0 all-reduces the gradients; stages 1 and 2 reduce-scatter
-    them and all-gather the updated parameters: the same 2(N - 1)/N · Φ. Stage 3 all-gathers
-    the parameters twice (forward and backward) and reduce-scatters the gradients:
-    3(N - 1)/N · Φ, 1.5 times as much. (The paper rounds (N - 1)/N to 1: 2Φ and 3Φ.)
-    With one GPU nothing is sent. Raises ``ValueError`` for another stage.
+    A ring reduce-scatter or all-gather of Φ elements sends (N - 1)/N · Φ per GPU, which the
+    paper (and this model) rounds to Φ: one *pass* over the parameters. Count the passes of
+    each stage (stage 0 is plain data parallelism). With one GPU nothing is sent: 0.
+    Raises ``ValueError`` for another stage.
     """
     raise NotImplementedError("[dtlab TODO] ch5/zero_cost.py: implement zero_comm_volume")

@@ -279,5 +279,8 @@ def memory_per_gpu(case: CostCase) -> float:
 
 
 def comm_volume(case: CostCase) -> float:
-    passes = 3 if case.stage == 3 else 2
-    return passes * (case.world - 1) / case.world * case.n_params
+    """The paper's volume: 2Φ for stages 0-2 (an all-reduce, or a reduce-scatter and an
+    all-gather), 3Φ for stage 3 (one more all-gather, in backward); nothing on one GPU."""
+    if case.world == 1:
+        return 0.0
+    return (3.0 if case.stage == 3 else 2.0) * case.n_params
