@@ -9,7 +9,6 @@ import csv
 import json
 import shutil
 import subprocess
-import sys
 
 import pytest
 
@@ -39,25 +38,14 @@ pytestmark = pytest.mark.skipif(
 
 
 @pytest.fixture(scope="module")
-def batch(kit_root, tmp_path_factory):
+def batch(kit_root, tmp_path_factory, grade_command):
     submissions = tmp_path_factory.mktemp("adversarial")
     for name in SAMPLES:
         shutil.copytree(kit_root / "fixtures/submissions/adversarial" / name, submissions / name)
     shutil.copytree(kit_root / "fixtures/submissions/ch2/alice", submissions / "alice")
     out = tmp_path_factory.mktemp("out")
-    command = [
-        sys.executable,
-        "-m",
-        "graders",
-        "grade",
-        str(submissions),
-        "--chapter",
-        "ch2",
-        "--out",
-        str(out),
-    ]
-    command += ["--profile", "ci", "--jobs", "2", "--deadline", "3", "--timeout", "120"]
-    command += ["--memory-mb", "2048", "--pids", "256"]
+    limits = "--profile ci --jobs 2 --deadline 3 --timeout 120 --memory-mb 2048 --pids 256"
+    command = grade_command(submissions, out, *limits.split())
     run = subprocess.run(command, capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-4000:]
     with open(out / "grades_wide.csv", newline="") as fh:

@@ -6,7 +6,6 @@ import os
 import shutil
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -24,19 +23,12 @@ def submissions(kit_root, tmp_path_factory):
     return folder
 
 
-def grade_command(submissions, out, *extra):
-    command = [
-        sys.executable,
-        "-m",
-        "graders",
-        "grade",
-        str(submissions),
-        "--chapter",
-        "ch2",
-        "--out",
-        str(out),
-    ]
-    return command + ["--profile", "grading", "--deadline", "3", "--jobs", "2", *extra]
+@pytest.fixture(scope="module")
+def batch_command(grade_command):
+    """``dtlab grade`` with the grading profile, a 3 s deadline and two jobs."""
+    return lambda submissions, out, *extra: grade_command(
+        submissions, out, "--profile", "grading", "--deadline", "3", "--jobs", "2", *extra
+    )
 
 
 def scores(out):
@@ -59,9 +51,9 @@ def parts(out):
 
 
 @pytest.fixture(scope="module")
-def first_run(submissions, tmp_path_factory):
+def first_run(submissions, tmp_path_factory, batch_command):
     out = tmp_path_factory.mktemp("first")
-    run = subprocess.run(grade_command(submissions, out), capture_output=True, text=True, timeout=600)
+    run = subprocess.run(batch_command(submissions, out), capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
     return out, run.stdout
 
@@ -80,11 +72,13 @@ def _cgroups_of(pid):
     ]
 
 
-def test_a_killed_batch_resumes_without_regrading_and_scores_the_same(submissions, first_run, tmp_path):
+def test_a_killed_batch_resumes_without_regrading_and_scores_the_same(
+    submissions, first_run, tmp_path, batch_command
+):
     out = tmp_path / "out"
     results = out / ".dtlab" / "results"
     batch = subprocess.Popen(
-        grade_command(submissions, out),
+        batch_command(submissions, out),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         start_new_session=True,
@@ -107,7 +101,7 @@ def test_a_killed_batch_resumes_without_regrading_and_scores_the_same(submission
         pytest.fail("processes of the killed batch are still running")
 
     mtimes = {p.stem: p.stat().st_mtime_ns for p in results.glob("*.json")}
-    run = subprocess.run(grade_command(submissions, out), capture_output=True, text=True, timeout=600)
+    run = subprocess.run(batch_command(submissions, out), capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
     assert f"{len(finished)} resumed" in run.stdout
     for student in finished:  # not graded again
@@ -117,20 +111,20 @@ def test_a_killed_batch_resumes_without_regrading_and_scores_the_same(submission
     assert parts(out) == parts(first_out)  # the grading profile gives the same verdicts every run
 
 
-def test_a_changed_submission_is_graded_again(submissions, first_run, tmp_path):
+def test_a_changed_submission_is_graded_again(submissions, first_run, tmp_path, batch_command):
     first_out, _ = first_run
     out = tmp_path / "out"
     shutil.copytree(first_out, out)
     changed = tmp_path / "class"
     shutil.copytree(submissions, changed)
     (changed / "erin" / "collectives.py").write_text((changed / "dave" / "collectives.py").read_text())
-    run = subprocess.run(grade_command(changed, out), capture_output=True, text=True, timeout=600)
+    run = subprocess.run(batch_command(changed, out), capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
     assert "1 graded now, 3 resumed" in run.stdout
     assert scores(out)["erin"] == 1
 
 
-def test_grading_spread_over_a_dask_cluster(submissions, tmp_path):
+def test_grading_spread_over_a_dask_cluster(submissions, tmp_path, batch_command):
     distributed = pytest.importorskip("distributed")
     quick = {student: EXPECTED[student] for student in ("dave", "erin", "frank")}
     for student in quick:
@@ -139,7 +133,7 @@ def test_grading_spread_over_a_dask_cluster(submissions, tmp_path):
     with distributed.LocalCluster(
         n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None
     ) as cluster:
-        command = grade_command(
+        command = batch_command(
             tmp_path / "class", out, "--executor", "dask", "--scheduler", cluster.scheduler_address
         )
         run = subprocess.run(command, capture_output=True, text=True, timeout=600)
