@@ -1,5 +1,7 @@
 """The persistent worker world: results, deadlines, crashes, isolation between tasks."""
 
+import errno
+import io
 import time
 
 import pytest
@@ -9,6 +11,7 @@ from graders.errors import GradingFailure, RankCrash, RankErrorWithStuckPeers, S
 from graders.impl import KIT_ROOT, Impl
 from graders.world import probe
 from graders.world.pool import WorldPool
+from graders.world.worker import TailBuffer
 
 DEADLINE = 2.0
 PROBES = Impl.resolve(KIT_ROOT / "fixtures" / "probes")
@@ -120,6 +123,16 @@ def test_printing_is_captured_and_bounded(pool):
     result = run(pool, "floods_stdout", world_size=1)
     assert len(result.stdout[0]) < 10_000
     assert "characters cut" in result.stdout[0]
+
+
+def test_a_log_that_cannot_grow_does_not_end_the_rank():
+    class FullDisk(io.StringIO):
+        def write(self, text):
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+    buffer = TailBuffer(echo=FullDisk())
+    assert buffer.write("hello") == 5
+    assert buffer.take() == "hello"
 
 
 def test_unsendable_return_values_are_described(pool):

@@ -25,6 +25,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 
@@ -182,6 +183,7 @@ def _drive(request: dict, out_fd: int, isolation) -> None:
             os.closerange(low + 1, high)
         os.environ.clear()
         os.environ.update(request["env"])
+        tempfile.tempdir = None  # the server's cached choice; worlds go to this job's TMPDIR
         for signum in (signal.SIGTERM, signal.SIGCHLD, signal.SIGPIPE):
             signal.signal(signum, signal.SIG_DFL)
         code = driver.run(request["argv"], out_fd, request["scratch"])

@@ -42,8 +42,7 @@ class TailBuffer(io.TextIOBase):
         self.size += len(text)
         if self.total < LOG_LIMIT and self.echo is not None:
             # Echo the start of the output to the rank's log: a hang report can show it.
-            self.echo.write(text[: LOG_LIMIT - self.total])
-            self.echo.flush()
+            _write_to_log(self.echo, text[: LOG_LIMIT - self.total])
         self.total += len(text)
         if self.size > 4 * self.limit:
             self._compact()
@@ -60,6 +59,15 @@ class TailBuffer(io.TextIOBase):
             text = f"[... {self.total - len(text)} characters cut ...]\n" + text
         self.parts, self.size, self.total = [], 0, 0
         return text
+
+
+def _write_to_log(log, text: str = "") -> None:
+    """Best effort: a log that cannot grow (a full disk, RLIMIT_FSIZE) must not end the rank."""
+    try:
+        log.write(text)
+        log.flush()
+    except OSError:
+        pass
 
 
 @dataclass(frozen=True)
@@ -216,7 +224,7 @@ class Worker:
         started = time.perf_counter()
         self.stack_file.seek(0)
         self.stack_file.truncate()
-        sys.__stdout__.flush()
+        _write_to_log(sys.__stdout__)
         os.ftruncate(1, 0)  # the log is opened O_APPEND: each task starts a fresh one
         purge_student_modules()
         self.set_note("")
