@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 from graders.impl import KIT_ROOT
 
 
 def _stubs(args: argparse.Namespace) -> int:
-    from graders.stubs import sync
+    from graders.authoring.stubs import sync
 
     drifts = sync(KIT_ROOT, check=args.check)
     for drift in drifts:
@@ -42,6 +41,3 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     return args.func(args)
-
-
-__all__ = ["main", "Path"]

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from graders import figures, pytest_plugin
+from graders import figures
 from graders.chapters.ch7 import cases, checks, tasks, timeline, torch_schedules
 from graders.chapters.ch7.executor_checks import explain_deadlock
 from graders.chapters.ch7.simulator import (
@@ -24,7 +24,8 @@ from graders.errors import BannedCall, GradingFailure, TaskHang
 from graders.grading.feedback import markdown, write_figures
 from graders.grading.runner import StudentResult
 from graders.impl import KIT_ROOT, Impl
-from graders.results import FAILED, Gradebook
+from graders.plugin import pytest_plugin
+from graders.plugin.results import FAILED, Gradebook
 from graders.world.pool import WorldPool
 
 SOLUTIONS = Impl.resolve("solutions")

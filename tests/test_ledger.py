@@ -5,7 +5,7 @@ from torch import nn
 
 from graders.comm.trace import Event
 from graders.comm.volume import ring_bytes_sent
-from graders.ledger import reachable_tensors, render_bars, storage_bytes
+from graders.training.ledger import reachable_tensors, render_bars, storage_bytes
 
 
 def test_storage_bytes_counts_each_storage_once_at_full_size():

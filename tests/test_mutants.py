@@ -6,7 +6,7 @@ check it was written against cannot fail, which is a defect of the kit.
 
 import pytest
 
-from graders import mutants
+from graders.authoring import mutants
 from graders.catalog import CHAPTERS
 from graders.impl import KIT_ROOT
 

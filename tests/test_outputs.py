@@ -6,7 +6,7 @@ import json
 
 from graders.grading import outputs
 from graders.grading.runner import StudentResult
-from graders.results import FAILED, PASSED, Gradebook
+from graders.plugin.results import FAILED, PASSED, Gradebook
 
 
 def result(student, passed=(), failed=(), integrity=None, error="", notes=()):

@@ -8,9 +8,9 @@ import zipfile
 
 import pytest
 
-from graders import release
+from graders.authoring import release
+from graders.authoring.stubs import solution_lines
 from graders.catalog import CHAPTERS, EXERCISES
-from graders.stubs import solution_lines
 
 
 @pytest.fixture(scope="module")

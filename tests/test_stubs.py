@@ -6,9 +6,9 @@ import sys
 
 import pytest
 
+from graders.authoring.stubs import StubError, generate_stub, solution_lines, sync
 from graders.catalog import EXERCISES
 from graders.errors import TODO_MARKER
-from graders.stubs import StubError, generate_stub, solution_lines, sync
 
 SOLUTION = '''"""Doc."""
 

@@ -4,9 +4,9 @@ import pytest
 import torch
 
 from graders.comm.trace import Event, Traces
-from graders.ledger import reachable_tensor_bytes
-from graders.models import build_model, lm_loss, make_batches, named_parameters
 from graders.training import OptimizerSpec, train_single_device, trainable
+from graders.training.ledger import reachable_tensor_bytes
+from graders.training.models import build_model, lm_loss, make_batches, named_parameters
 
 SPECS = [
     OptimizerSpec("adamw", 0.03, 0.2),

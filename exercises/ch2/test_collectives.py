@@ -17,7 +17,7 @@ from graders.comm.assertions import (
     assert_total_messages,
 )
 from graders.comm.trace import ceil_log2
-from graders.exercise import exercise
+from graders.plugin import exercise
 
 ALL_OPS = cases.OPS
 EDGE = cases.edge_collectives()

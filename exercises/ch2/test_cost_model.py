@@ -7,7 +7,7 @@ from hypothesis import example, given
 from graders.chapters.ch2 import cases, reference, tasks
 from graders.checks import fail
 from graders.errors import NotStarted
-from graders.exercise import exercise
+from graders.plugin import exercise
 
 
 # Every (collective, algorithm) pair the model defines, at an awkward world size, always runs.

@@ -11,7 +11,7 @@ from hypothesis import example, given
 from graders.chapters.ch4 import cases, reference, tasks
 from graders.checks import fail
 from graders.comm.trace import ALL_GATHERS, ALL_REDUCES, REDUCE_SCATTERS
-from graders.exercise import exercise
+from graders.plugin import exercise
 from graders.training import OptimizerSpec, assert_history_close
 
 ADAMW = OptimizerSpec("adamw", 0.03, 0.2)

@@ -9,7 +9,7 @@ from hypothesis import example, given
 
 from graders.chapters.ch4 import cases, reference, tasks
 from graders.comm.assertions import assert_star, assert_traffic_at_most
-from graders.exercise import exercise
+from graders.plugin import exercise
 from graders.training import OptimizerSpec, assert_history_close
 
 ADAMW = OptimizerSpec("adamw", 0.03, 0.2)

@@ -7,7 +7,7 @@ training with the same casts; then where every tensor lives and in which dtype.
 from hypothesis import given
 
 from graders.chapters.ch5 import cases, checks, tasks
-from graders.exercise import exercise
+from graders.plugin import exercise
 
 
 @exercise("ch5.offload", part="result")

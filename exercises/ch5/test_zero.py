@@ -9,8 +9,8 @@ training on the global batch; then it checks what each rank held and what it sen
 from hypothesis import example, given
 
 from graders.chapters.ch5 import cases, checks, memory, tasks, traffic
-from graders.exercise import exercise
-from graders.profiles import fewer_examples
+from graders.plugin import exercise
+from graders.plugin.profiles import fewer_examples
 
 #: the structural parts (memory, traffic, cross-check) re-run the same training: a quarter of the
 #: profile's examples each, on top of the result part's full share.

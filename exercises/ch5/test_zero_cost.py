@@ -6,7 +6,7 @@ from hypothesis import example, given
 
 from graders.chapters.ch5 import cases, reference, tasks
 from graders.checks import fail
-from graders.exercise import exercise
+from graders.plugin import exercise
 
 STAGE_HINT = (
     "per parameter: 2 bytes of fp16 weights, 2 of fp16 gradients, K of optimizer state; stage 1 "

@@ -6,7 +6,7 @@ from hypothesis import example, given
 
 from graders.chapters.ch7 import cases, reference, tasks
 from graders.checks import fail
-from graders.exercise import exercise
+from graders.plugin import exercise
 
 Case = cases.BubbleCase
 

@@ -16,7 +16,7 @@ from graders.chapters.ch7.executor_checks import (
     assert_pipeline_gradients,
     run_own_schedule,
 )
-from graders.exercise import exercise
+from graders.plugin import exercise
 
 EXAMPLES = (
     cases.pipeline_example(4, None, 3, "gpipe"),

@@ -9,7 +9,7 @@ each take one time unit per stage. A failure shows your schedule as a timeline.
 from hypothesis import example, given
 
 from graders.chapters.ch7 import cases, checks, tasks
-from graders.exercise import exercise
+from graders.plugin import exercise
 
 Case = cases.ScheduleCase
 

@@ -82,7 +82,7 @@ def _demo(args: argparse.Namespace) -> int:
 
 
 def _release(args: argparse.Namespace) -> int:
-    from graders import release
+    from graders.authoring import release
 
     out = Path(args.out_dir)
     if args.force and out.exists():

@@ -30,7 +30,7 @@ class _Reporter:
 
     @pytest.hookimpl(trylast=True)
     def pytest_terminal_summary(self, terminalreporter, exitstatus, config) -> None:
-        from graders.pytest_plugin import gradebook_of
+        from graders.plugin.pytest_plugin import gradebook_of
 
         now = time.monotonic()
         book = gradebook_of(config)
@@ -71,7 +71,7 @@ def _figures(book, report_path: str | None) -> dict[str, str]:
 
 def run(argv: list[str], out_fd: int, scratch: list[str]) -> int:
     """Run pytest with ``argv``; the gradebook goes to ``out_fd`` as one JSON line."""
-    from graders.world import zygote
+    from graders.world import fork_server
 
-    zygote.FORK_IN_PROCESS = True  # this interpreter has torch already: fork the world's server
+    fork_server.FORK_IN_PROCESS = True  # this interpreter has torch already: fork the world's server
     return int(pytest.main(argv, plugins=[_Reporter(out_fd, scratch)]))

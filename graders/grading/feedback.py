@@ -11,7 +11,7 @@ from pathlib import Path
 
 from graders import catalog
 from graders.i18n import t
-from graders.results import PASSED
+from graders.plugin.results import PASSED
 
 
 def blocks(result, chapter: str, lang: str = "en") -> list[tuple]:

@@ -21,7 +21,8 @@ import time
 import zipfile
 from pathlib import Path
 
-from graders import catalog, release
+from graders import catalog
+from graders.authoring import release
 from graders.impl import KIT_ROOT
 
 SETUP_SH = """#!/usr/bin/env bash

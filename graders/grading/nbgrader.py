@@ -2,7 +2,7 @@
 
 For each chapter, ``source/<chapter>/`` gets the stub modules, the chapter README and one
 notebook, ``<chapter>.ipynb``: a read-only introduction, a locked set-up cell that grades the
-``.py`` files next to the notebook (:class:`graders.notebook.ChapterGrader`), and one locked,
+``.py`` files next to the notebook (:class:`graders.grading.notebook.ChapterGrader`), and one locked,
 graded cell per exercise worth the exercise's points, whose result is the points earned (so
 nbgrader's gradebook, formgrader and ``generate_feedback`` see partial credit).
 
@@ -73,7 +73,7 @@ def notebook(chapter: str) -> dict:
         _cell("markdown", intro, f"{chapter}_intro"),
         _cell(
             "code",
-            "from graders.notebook import ChapterGrader\n\n"
+            "from graders.grading.notebook import ChapterGrader\n\n"
             f'grader = ChapterGrader("{chapter}")\ngrader.summary()',
             f"{chapter}_setup",
         ),

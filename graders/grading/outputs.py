@@ -21,7 +21,7 @@ from pathlib import Path
 from graders import catalog
 from graders.grading import feedback
 from graders.grading.store import write_atomic
-from graders.results import PASSED
+from graders.plugin.results import PASSED
 
 NBGRADER_COLUMNS = [
     "assignment",

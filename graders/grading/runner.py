@@ -24,11 +24,10 @@ from graders import catalog
 from graders.grading import sandbox
 from graders.grading.intake import Staged
 from graders.impl import KIT_ROOT
-from graders.results import FAILED, Gradebook
-from graders.world.zygote import tail_file
+from graders.plugin.results import FAILED, Gradebook
+from graders.world.fork_server import tail_file
 
 REPORT_LIMIT = 32 * 1024 * 1024
-TEARDOWN_GRACE = 0.0  # seconds the driver may take to shut its world down once it has reported
 
 
 @dataclass(frozen=True)
@@ -102,7 +101,7 @@ def pytest_argv(workdir: Path, settings: Settings) -> list[str]:
         "-p",
         "no:cacheprovider",
         "-p",
-        "graders.pytest_plugin",
+        "graders.plugin.pytest_plugin",
         "-p",
         "_hypothesis_pytestplugin",
         "-q",
@@ -186,8 +185,8 @@ def grade(staged: Staged, settings: Settings, server, base: Path, slot: int = 0)
 def _collect(read_fd: int, supervisor: int, wall_s: float) -> tuple[list[dict], bool]:
     """Read the driver's report and the supervisor's status, stopping the tree at ``wall_s``.
 
-    Once the report is in, the driver gets :data:`TEARDOWN_GRACE` seconds to shut its world
-    down; then, as at the wall-clock limit, the supervisor kills the whole tree and reports.
+    Once the report is in, the tree has nothing left worth waiting for: as at the wall-clock
+    limit, the supervisor kills it at once and reports how it ended.
     """
     data = bytearray()
     end = time.monotonic() + wall_s
@@ -212,7 +211,7 @@ def _collect(read_fd: int, supervisor: int, wall_s: float) -> tuple[list[dict], 
             data += chunk
         if not reported and b'{"report"' in data and data.endswith(b"\n"):
             reported = True
-            end = min(end, time.monotonic() + TEARDOWN_GRACE)
+            end = time.monotonic()
     messages = []
     for line in bytes(data).splitlines():
         try:

@@ -12,7 +12,7 @@ The warm server never runs graded code and never runs pytest, so every fork star
 clean, trusted state: isolation is that of a fresh interpreter, the start is ~100x cheaper.
 
 Protocol on the control socket (batch process <-> warm server, both trusted): pickled dicts with
-``SCM_RIGHTS`` file descriptors (:func:`graders.world.zygote.send_msg`). A request carries the
+``SCM_RIGHTS`` file descriptors (:func:`graders.world.fork_server.send_msg`). A request carries the
 write end of a pipe on which the driver writes its report and the supervisor the exit status.
 """
 
@@ -29,7 +29,7 @@ import tempfile
 import threading
 import time
 
-from graders.world.zygote import reap_children, recv_msg, send_msg, tail_file
+from graders.world.fork_server import reap_children, recv_msg, send_msg, tail_file
 
 
 def preload() -> None:

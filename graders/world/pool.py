@@ -15,7 +15,7 @@ import shutil
 import tempfile
 from dataclasses import dataclass, field
 
-from graders.comm.trace import Event, Traces, parse
+from graders.comm.trace import Traces, parse
 from graders.errors import (
     BannedCall,
     NotStarted,
@@ -25,9 +25,9 @@ from graders.errors import (
     TaskHang,
 )
 from graders.world import reports
+from graders.world.fork_server import ForkServer
 from graders.world.process_world import Collected, ProcessWorld
 from graders.world.task import TaskSpec, spec_of
-from graders.world.zygote import Zygote
 
 DEFAULT_DEADLINE = float(os.environ.get("DTLAB_DEADLINE", "10"))
 ERROR_GRACE = 1.0
@@ -49,12 +49,16 @@ class RunResult:
 
 class WorldPool:
     def __init__(
-        self, *, deadline: float = DEFAULT_DEADLINE, pg_timeout: float = 30.0, zygote: Zygote | None = None
+        self,
+        *,
+        deadline: float = DEFAULT_DEADLINE,
+        pg_timeout: float = 30.0,
+        fork_server: ForkServer | None = None,
     ):
         self.deadline = deadline
         self.pg_timeout = pg_timeout
-        self.base_dir = zygote.base_dir if zygote else tempfile.mkdtemp(prefix="dtlab-worlds-")
-        self.zygote = zygote or Zygote(self.base_dir)
+        self.base_dir = fork_server.base_dir if fork_server else tempfile.mkdtemp(prefix="dtlab-worlds-")
+        self.fork_server = fork_server or ForkServer(self.base_dir)
         self.worlds: dict[int, ProcessWorld] = {}
         self.restarts = 0
         atexit.register(self.close)
@@ -70,16 +74,10 @@ class WorldPool:
 
     def warm_up(self) -> None:
         """Start the fork server now (it imports torch, about 3 s) without waiting for it."""
-        self.zygote.start()
-
-    def prestart(self, *sizes: int) -> None:
-        """Boot worlds in the background so that their first task does not wait."""
-        for size in sizes:
-            if size not in self.worlds:
-                self._boot(size)
+        self.fork_server.start()
 
     def _boot(self, size: int) -> ProcessWorld:
-        world = ProcessWorld(size, self.zygote, self.base_dir, pg_timeout=self.pg_timeout)
+        world = ProcessWorld(size, self.fork_server, self.base_dir, pg_timeout=self.pg_timeout)
         world.start()
         self.worlds[size] = world
         return world
@@ -96,7 +94,7 @@ class WorldPool:
         for world in self.worlds.values():
             world.close()
         self.worlds.clear()
-        self.zygote.close()
+        self.fork_server.close()
         shutil.rmtree(self.base_dir, ignore_errors=True)
 
     # -- tasks -------------------------------------------------------------------------------
@@ -193,6 +191,3 @@ def _raise_for_errors(replies: list[dict], spec: TaskSpec, example: str = "") ->
     if printed:
         lines.append("printed (last lines):\n" + "\n".join(printed.splitlines()[-5:]))
     raise StudentError(f"{spec.exercise}: " + "\n".join(lines) + example)
-
-
-__all__ = ["WorldPool", "RunResult", "Event"]

@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from graders.comm.recorder import COLLECTIVES
-from graders.values import plain
 from graders.world.task import task
+from graders.world.values import plain
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """Driver side: one persistent world of N worker processes joined in a gloo process group.
 
-A :class:`ProcessWorld` forks its ranks from the :class:`Zygote` (a fork server that has
+A :class:`ProcessWorld` forks its ranks from the :class:`ForkServer` (a fork server that has
 already imported torch) into a process group of their own, hosts their rendezvous store on a
 loopback port chosen by the kernel, and talks to each rank over a private socket pair. It
 sends task messages and collects the raw replies with a deadline; interpreting them is the job
@@ -21,7 +21,7 @@ from multiprocessing.connection import Connection, wait
 
 from graders.errors import WorldStartError
 from graders.world import wire
-from graders.world.zygote import Zygote, tail_file
+from graders.world.fork_server import ForkServer, tail_file
 
 
 @dataclass
@@ -36,9 +36,11 @@ class Collected:
 
 
 class ProcessWorld:
-    def __init__(self, size: int, zygote_handle: Zygote, base_dir: str, *, pg_timeout: float = 30.0) -> None:
+    def __init__(
+        self, size: int, fork_server: ForkServer, base_dir: str, *, pg_timeout: float = 30.0
+    ) -> None:
         self.size = size
-        self.zygote = zygote_handle
+        self.fork_server = fork_server
         self.base_dir = base_dir
         self.pg_timeout = pg_timeout
         self.pids: list[int] = []
@@ -62,7 +64,7 @@ class ProcessWorld:
             wait_for_workers=False,
             timeout=timedelta(seconds=60),
         )
-        for pid, pgid, conn in self.zygote.spawn(self.size, self.dir, self.store.port, self.pg_timeout):
+        for pid, pgid, conn in self.fork_server.spawn(self.size, self.dir, self.store.port, self.pg_timeout):
             self.pids.append(pid)
             self.pgid = pgid
             self.conns.append(conn)
@@ -178,7 +180,7 @@ class ProcessWorld:
         return {rank: self.read_file(f"stack-{rank}", tail=6000) for rank in ranks}
 
     def exit_reason(self, rank: int, wait_s: float = 2.0) -> str:
-        status = self.zygote.exit_statuses([self.pids[rank]], wait_s).get(self.pids[rank])
+        status = self.fork_server.exit_statuses([self.pids[rank]], wait_s).get(self.pids[rank])
         if status is None:
             return "stopped answering"
         if os.WIFSIGNALED(status):

@@ -155,9 +155,9 @@ class Worker:
             timeout=timedelta(seconds=args.pg_timeout),
         )
         import graders.comm.recorder
-        import graders.values
         import graders.world.student
         import graders.world.task
+        import graders.world.values
         import graders.world.wire
 
         kit_modules = (
@@ -165,7 +165,7 @@ class Worker:
             graders.comm.recorder,
             graders.world.student,
             graders.world.wire,
-            graders.values,
+            graders.world.values,
             sys.modules[__name__],
         )
         self.state_guard = graders.world.student.StateGuard(extra_modules=kit_modules)

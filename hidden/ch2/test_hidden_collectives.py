@@ -12,7 +12,7 @@ from graders import strategies as S
 from graders.chapters.ch2 import cases, reference, tasks
 from graders.checks import assert_tensor_equal, fail
 from graders.comm.assertions import assert_bytes_sent_at_most, assert_ring_neighbours_only
-from graders.exercise import exercise
+from graders.plugin import exercise
 
 SHOW = ("shape", "dtype", "op")
 #: Large examples cost more: fewer of them than the profile's count, in every profile.

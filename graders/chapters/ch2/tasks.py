@@ -8,8 +8,8 @@ group's creation, which torch requires of every rank).
 from __future__ import annotations
 
 from graders.comm.recorder import COLLECTIVES
-from graders.values import plain
 from graders.world.task import task
+from graders.world.values import plain
 
 #: Chapter 2 builds collectives from point-to-point calls: every built-in collective is banned.
 P2P_ONLY = frozenset(COLLECTIVES)

@@ -12,11 +12,11 @@ from __future__ import annotations
 import torch
 
 from graders.comm.recorder import COLLECTIVES
-from graders.ledger import reachable_tensor_bytes
-from graders.models import named_parameters
 from graders.training import data_parallel_steps, trainable
-from graders.values import plain
+from graders.training.ledger import reachable_tensor_bytes
+from graders.training.models import named_parameters
 from graders.world.task import task
+from graders.world.values import plain
 
 TORCH_DDP = "torch.nn.parallel.DistributedDataParallel"
 TORCH_FSDP = ("torch.distributed.fsdp.FullyShardedDataParallel", "torch.distributed.fsdp.fully_shard")

@@ -8,8 +8,8 @@ from __future__ import annotations
 from graders.chapters.ch5 import reference
 from graders.chapters.ch5.cases import TrainCase
 from graders.checks import fail
-from graders.ledger import render_bars
 from graders.training import assert_history_close
+from graders.training.ledger import render_bars
 
 NO_GRAD_HINT = (
     "A parameter that gets no gradient may be skipped or stepped with a zero gradient, but "

@@ -1,7 +1,7 @@
 """Chapter 5 memory promises: what each rank held, against each stage's 1/N share.
 
 ``run[rank]["memory"]`` comes from the worker task (bytes measured by storage, see
-:mod:`graders.ledger` and :mod:`graders.chapters.ch5.probes`). A failure draws every rank's
+:mod:`graders.training.ledger` and :mod:`graders.chapters.ch5.probes`). A failure draws every rank's
 params / grads / optimizer-state bars with the stage's limits.
 """
 
@@ -11,7 +11,7 @@ from graders.chapters.ch5 import reference
 from graders.chapters.ch5.cases import TrainCase
 from graders.chapters.ch5.checks import value_of
 from graders.checks import fail
-from graders.ledger import render_bars
+from graders.training.ledger import render_bars
 
 
 def _ledgers(run, case: TrainCase, kind: str) -> dict[int, dict[str, int]]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import torch
 
-from graders.ledger import reachable_tensors, storage_bytes
+from graders.training.ledger import reachable_tensors, storage_bytes
 
 
 class OptimizerLog:

@@ -19,8 +19,8 @@ import torch
 from torch import nn
 
 from graders.chapters.ch5.cases import CostCase, OffloadCase, TrainCase
-from graders.models import build_model, lm_loss, make_batches, named_parameters
 from graders.training import FunctionalOptimizer, OptimizerSpec, train_single_device, trainable
+from graders.training.models import build_model, lm_loss, make_batches, named_parameters
 
 #: AdamW keeps exp_avg and exp_avg_sq per element, plus a scalar step per tensor (4 bytes;
 #: 8 allowed, which covers float64 steps too); SGD a momentum buffer when momentum is on.

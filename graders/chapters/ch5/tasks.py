@@ -14,11 +14,18 @@ import torch
 import torch.distributed as dist
 
 from graders.chapters.ch5 import probes
-from graders.ledger import reachable_tensors, storage_bytes
-from graders.models import TinyConfig, build_model, lm_loss, logits_loss, make_batches, named_parameters
 from graders.training import trainable
-from graders.values import plain
+from graders.training.ledger import reachable_tensors, storage_bytes
+from graders.training.models import (
+    TinyConfig,
+    build_model,
+    lm_loss,
+    logits_loss,
+    make_batches,
+    named_parameters,
+)
 from graders.world.task import task
+from graders.world.values import plain
 
 #: The ready-made versions of what this chapter builds.
 BANNED = (

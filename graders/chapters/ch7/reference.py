@@ -11,7 +11,7 @@ from torch import nn
 from graders.chapters.ch7 import torch_schedules
 from graders.chapters.ch7.cases import BubbleCase, PipelineCase
 from graders.chapters.ch7.simulator import simulate
-from graders.models import build_pipeline
+from graders.training.models import build_pipeline
 
 
 def bubble_formula(case: BubbleCase) -> float:

@@ -214,10 +214,6 @@ class Simulation:
         busy = sum(slot.end - slot.start for row in self.placed for slot in row)
         return Fraction(total - busy, total) if total else Fraction(0)
 
-    def time_of(self, node: Node) -> Placed | None:
-        kind, stage, mb, chunk = node
-        return next((slot for slot in self.placed[stage] if slot.action == (kind, mb, chunk)), None)
-
     def deadlock_report(self) -> str:
         return "\n".join(w.describe(self.v) for w in self.waits)
 

@@ -15,9 +15,9 @@ from torch import nn
 
 from graders.chapters.ch7.simulator import describe_need, inputs_of, label
 from graders.comm.recorder import COLLECTIVES
-from graders.models import build_pipeline
-from graders.values import plain
+from graders.training.models import build_pipeline
 from graders.world.task import task
+from graders.world.values import plain
 
 #: Schedules and the executor are built by hand: importing torch's pipelining package (its
 #: schedules, stages and runtime) is refused in student code, and so are the collectives.

@@ -17,8 +17,8 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from graders.authoring.stubs import solution_lines
 from graders.impl import KIT_ROOT
-from graders.stubs import solution_lines
 
 #: Top-level entries a release starts from.
 INCLUDE = (

@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections import defaultdict
 
 from graders import catalog
+from graders.comm.static_scan import BYPASS, REVIEW, scan_file
 from graders.errors import BannedCall, IntegrityFailure, NotStarted, SubmissionError
 from graders.impl import Impl
-from graders.static_scan import BYPASS, REVIEW, scan_file
 from graders.world.pool import RunResult, WorldPool
 from graders.world.task import spec_of
 

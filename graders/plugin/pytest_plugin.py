@@ -14,10 +14,10 @@ import os
 import pytest
 
 from graders.errors import BannedCall, GradingFailure, Halt, NotStarted, StudentError
-from graders.exercise import MARKER
 from graders.i18n import LANGS, t
 from graders.impl import Impl, ImplNotFound
-from graders.results import FAILED, NOT_STARTED, PASSED, Gradebook
+from graders.plugin.marker import MARKER
+from graders.plugin.results import FAILED, NOT_STARTED, PASSED, Gradebook
 
 _GRADEBOOK = pytest.StashKey[Gradebook]()
 _HARNESS = pytest.StashKey[object]()
@@ -58,12 +58,12 @@ def pytest_load_initial_conftests(
     if not any(a in ("--co", "--collect-only", "--help", "-h", "--version") for a in args):
         import tempfile
 
-        from graders.world.zygote import Zygote
+        from graders.world.fork_server import ForkServer
 
-        zygote = Zygote(tempfile.mkdtemp(prefix="dtlab-worlds-"))
+        zygote = ForkServer(tempfile.mkdtemp(prefix="dtlab-worlds-"))
         zygote.start()
         _EARLY_POOL.append(zygote)
-    from graders import profiles
+    from graders.plugin import profiles
 
     profiles.register()  # before hypothesis reads --hypothesis-profile
 
@@ -72,7 +72,7 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", f"{MARKER}(exercise, part): the exercise part a test grades")
     from hypothesis import settings
 
-    from graders import profiles
+    from graders.plugin import profiles
 
     profiles.register()  # idempotent; pytest may skip the early hook for conftest-less runs
 
@@ -90,7 +90,7 @@ def pytest_configure(config: pytest.Config) -> None:
 def _start_pool(config: pytest.Config, zygote=None):
     from graders.world.pool import DEFAULT_DEADLINE, WorldPool
 
-    pool = WorldPool(deadline=config.getoption("dtlab_deadline") or DEFAULT_DEADLINE, zygote=zygote)
+    pool = WorldPool(deadline=config.getoption("dtlab_deadline") or DEFAULT_DEADLINE, fork_server=zygote)
     pool.warm_up()
     return pool
 
@@ -119,7 +119,7 @@ def impl(request: pytest.FixtureRequest) -> Impl:
 def world(request: pytest.FixtureRequest):
     import torch
 
-    from graders.harness import Harness
+    from graders.plugin.harness import Harness
 
     # The driver's references are tiny (a few small tensors, a toy model): a second OpenMP
     # thread only spins, and on a busy 2-core machine it makes them ~20x slower.

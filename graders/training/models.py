@@ -14,7 +14,6 @@ worker, so graders can compare parameters after k optimizer steps exactly.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import torch
@@ -92,22 +91,6 @@ def make_batches(seed: int, steps: int, batch_size: int, cfg: TinyConfig = TinyC
         targets = torch.randint(0, cfg.vocab, (batch_size, cfg.seq), generator=generator)
         batches.append(Batch(tokens, targets))
     return batches
-
-
-def train_reference(
-    model: nn.Module,
-    batches: list[Batch],
-    make_optimizer: Callable[[list[nn.Parameter]], torch.optim.Optimizer],
-) -> list[dict[str, torch.Tensor]]:
-    """Single-device training on the global batches; the named parameters after every step."""
-    optimizer = make_optimizer([p for p in model.parameters() if p.requires_grad])
-    history = []
-    for batch in batches:
-        optimizer.zero_grad(set_to_none=True)
-        lm_loss(model, batch.tokens, batch.targets).backward()
-        optimizer.step()
-        history.append(named_parameters(model))
-    return history
 
 
 def named_parameters(model: nn.Module) -> dict[str, torch.Tensor]:

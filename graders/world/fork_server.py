@@ -2,12 +2,12 @@
 
 Importing torch costs about 3 s of CPU on the course machines, so starting four fresh
 interpreters per world would make every world restart (after a hang or a crash) cost ten
-seconds or more. The zygote is started once per driver; it imports torch and the worker code,
+seconds or more. The fork server is started once per driver; it imports torch and the worker code,
 never initialises a process group and never runs student code, and forks ranks on request.
-Each forked rank gets a private socket whose other end the zygote hands to the driver
+Each forked rank gets a private socket whose other end the fork server hands to the driver
 (SCM_RIGHTS), and joins a process group of its world so the driver can kill the world at once.
 
-Protocol on the control socket (driver ↔ zygote, both trusted): pickled dicts.
+Protocol on the control socket (driver ↔ fork server, both trusted): pickled dicts.
 """
 
 from __future__ import annotations
@@ -167,7 +167,7 @@ def _become_subreaper() -> None:
 
 def _serve_forked(ctrl_fd: int, base_dir: str) -> None:
     """The forked fork server: drop the driver's files and signal handlers, then serve."""
-    log_fd = os.open(os.path.join(base_dir, "zygote.log"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    log_fd = os.open(os.path.join(base_dir, "fork-server.log"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
     null_fd = os.open(os.devnull, os.O_RDONLY)
     os.dup2(null_fd, 0)
     os.dup2(log_fd, 1)
@@ -184,7 +184,7 @@ def _serve_forked(ctrl_fd: int, base_dir: str) -> None:
 
 
 class _ForkedServer:
-    """What :class:`Zygote` needs of a ``Popen`` for a fork server forked from this process."""
+    """What :class:`ForkServer` needs of a ``Popen`` for a fork server forked from this process."""
 
     def __init__(self, pid: int) -> None:
         self.pid = pid
@@ -232,8 +232,8 @@ def tail_file(path: str | os.PathLike, nbytes: int = 3000) -> str:
         return ""
 
 
-class Zygote:
-    """Driver-side handle on the fork server (:mod:`graders.world.zygote`)."""
+class ForkServer:
+    """Driver-side handle on the fork server (:mod:`graders.world.fork_server`)."""
 
     def __init__(self, base_dir: str) -> None:
         self.base_dir = base_dir
@@ -264,9 +264,9 @@ class Zygote:
             PYTHONPATH=os.pathsep.join(filter(None, [KIT_ROOT, env.get("PYTHONPATH", "")])),
             PYTHONUNBUFFERED="1",
         )
-        log = open(os.path.join(self.base_dir, "zygote.log"), "wb")  # noqa: SIM115
+        log = open(os.path.join(self.base_dir, "fork-server.log"), "wb")  # noqa: SIM115
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "graders.world.zygote", str(theirs.fileno())],
+            [sys.executable, "-m", "graders.world.fork_server", str(theirs.fileno())],
             pass_fds=[theirs.fileno()],
             stdin=subprocess.DEVNULL,
             stdout=log,
@@ -286,7 +286,7 @@ class Zygote:
         try:
             recv_msg(self.sock)
         except (EOFError, OSError) as exc:
-            log = tail_file(os.path.join(self.base_dir, "zygote.log"), 3000)
+            log = tail_file(os.path.join(self.base_dir, "fork-server.log"), 3000)
             raise WorldStartError(f"the worker fork server failed to start ({exc}):\n{log}") from None
         finally:
             self.sock.settimeout(None)

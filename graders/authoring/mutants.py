@@ -122,7 +122,7 @@ def exercise_tests(chapter: str, kit_root: Path = KIT_ROOT) -> dict[tuple[str, s
     from hypothesis import Phase, settings
     from hypothesis.errors import InvalidArgument
 
-    from graders.exercise import MARKER
+    from graders.plugin.marker import MARKER
 
     no_shrink = settings(settings.default, phases=[p for p in settings.default.phases if p != Phase.shrink])
 
@@ -163,17 +163,15 @@ def run_mutant(
     harness,
     workdir: Path,
     tests: dict[tuple[str, str], list] | None = None,
-    *,
-    every_part: bool = False,
 ) -> MutantOutcome:
     """Grade the mutant's exercise and say which parts failed (and how).
 
     The mutant's own part (if it names one) is graded first, and grading stops once the
-    mutant is caught, unless ``every_part``.
+    mutant is caught.
     """
     from graders.errors import GradingFailure, Halt, NotStarted
-    from graders.harness import Harness
     from graders.impl import Impl
+    from graders.plugin.harness import Harness
 
     tests = tests if tests is not None else exercise_tests(mutant.chapter)
     impl = Impl.resolve(materialize(mutant, workdir))
@@ -182,7 +180,7 @@ def run_mutant(
     parts = [(part, fns) for (exercise_id, part), fns in tests.items() if exercise_id == mutant.exercise]
     parts.sort(key=lambda item: item[0] != mutant.part)
     for part, functions in parts:
-        if failed and not every_part and (mutant.part is None or mutant.part in failed):
+        if failed and (mutant.part is None or mutant.part in failed):
             break
         for fn in functions:
             try:

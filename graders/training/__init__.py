@@ -1,0 +1,23 @@
+"""Training for the graders of the training chapters (data parallelism, ZeRO, ...).
+
+* :mod:`.models`: the tiny models and data, with the curriculum's awkward parameters;
+* :mod:`.optimizers`: optimizers as plain data (:class:`OptimizerSpec`) and drawn;
+* :mod:`.loop`: the driver's single-device reference and the workers' training loop;
+* :mod:`.history`: parameters after every step compared with the reference;
+* :mod:`.ledger`: the memory a rank holds, and memory bars for feedback.
+"""
+
+from graders.training.history import TRAINING_TOLERANCES, assert_history_close
+from graders.training.loop import data_parallel_steps, train_single_device, trainable
+from graders.training.optimizers import FunctionalOptimizer, OptimizerSpec, optimizer_specs
+
+__all__ = [
+    "TRAINING_TOLERANCES",
+    "FunctionalOptimizer",
+    "OptimizerSpec",
+    "assert_history_close",
+    "data_parallel_steps",
+    "optimizer_specs",
+    "train_single_device",
+    "trainable",
+]
