@@ -1,13 +1,54 @@
-"""Every exercise of the kit and its points: the one place where points are declared.
+"""Every exercise of the kit: the one place where an exercise is declared.
 
-An exercise is one function or class a student writes. Its points are split into named
-parts, each graded by one test (``@exercise("ch2.ring_all_reduce", part="ring")``), so a
-submission can earn partial credit: right values but the wrong communication pattern, say.
+An exercise is one function or class a student writes: the file it lives in (``module``), its
+name (``symbol``), what it may not call (``banned``) and its points. The points are split into
+named parts, each graded by tests marked ``@exercise("ch2.ring_all_reduce", part="ring")``, so
+a submission can earn partial credit: right values but the wrong communication pattern, say.
+Worker tasks name only their exercise (``@task("ch2.ring_all_reduce")``); the static scan, the
+worker's import and the guard all read the rest from here.
+
+``banned`` holds ``torch.distributed`` function names (``"all_reduce"``), dotted names of
+anything else (``"torch.optim.AdamW"``), and ``"package.*"`` for a whole module tree.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+
+#: Every built-in collective of ``torch.distributed`` (the point-to-point calls are not here).
+COLLECTIVES = frozenset(
+    {
+        "broadcast",
+        "all_reduce",
+        "reduce",
+        "all_gather",
+        "all_gather_into_tensor",
+        "all_gather_single",
+        "all_gather_coalesced",
+        "all_reduce_coalesced",
+        "reduce_scatter",
+        "reduce_scatter_tensor",
+        "reduce_scatter_single",
+        "all_to_all",
+        "all_to_all_single",
+        "scatter",
+        "gather",
+        "barrier",
+        "monitored_barrier",
+        "all_gather_object",
+        "broadcast_object_list",
+        "gather_object",
+        "scatter_object_list",
+        "send_object_list",
+        "recv_object_list",
+    }
+)
+TORCH_DDP = frozenset({"torch.nn.parallel.DistributedDataParallel"})
+TORCH_FSDP = frozenset(
+    {"torch.distributed.fsdp.FullyShardedDataParallel", "torch.distributed.fsdp.fully_shard"}
+)
+TORCH_ZERO = frozenset({"torch.distributed.optim.ZeroRedundancyOptimizer"})
+TORCH_PIPELINING = frozenset({"torch.distributed.pipelining.*"})
 
 
 @dataclass(frozen=True)
@@ -17,6 +58,7 @@ class Exercise:
     symbol: str  # the function or class the student writes
     parts: dict[str, int] = field(hash=False)  # part name -> points
     title: str = ""
+    banned: frozenset[str] = frozenset()
 
     @property
     def chapter(self) -> str:
@@ -43,9 +85,15 @@ class Chapter:
         return tuple(dict.fromkeys(e.module for e in self.exercises))
 
 
-def _ex(id: str, module: str, parts: dict[str, int], title: str, symbol: str | None = None) -> Exercise:
-    return Exercise(id, module, symbol or id.split(".", 1)[1], parts, title)
+def _exercises(chapter: str, module: str, *rows: tuple, banned: frozenset[str] = frozenset()):
+    """The exercises of one module: rows of ``(name, parts, title[, symbol])``; the symbol is the
+    name unless given."""
+    for name, parts, title, *symbol in rows:
+        yield Exercise(f"{chapter}.{name}", module, symbol[0] if symbol else name, parts, title, banned)
 
+
+P2P_ONLY = COLLECTIVES  # chapter 2 builds the collectives from send/recv
+ZERO_BANNED = TORCH_ZERO | TORCH_DDP | TORCH_FSDP  # chapter 5 builds the ZeRO family
 
 CHAPTERS: dict[str, Chapter] = {
     c.id: c
@@ -55,23 +103,30 @@ CHAPTERS: dict[str, Chapter] = {
             "Collective communication",
             "Giao tiếp tập thể",
             (
-                _ex("ch2.ring_shift", "collectives", {"result": 1}, "send right, receive left"),
-                _ex("ch2.broadcast", "collectives", {"result": 1, "tree": 1}, "binomial-tree broadcast"),
-                _ex("ch2.reduce", "collectives", {"result": 1, "tree": 1}, "binomial-tree reduce"),
-                _ex("ch2.ring_all_gather", "collectives", {"result": 1, "ring": 1}, "ring all-gather"),
-                _ex(
-                    "ch2.ring_reduce_scatter", "collectives", {"result": 2, "ring": 1}, "ring reduce-scatter"
+                *_exercises(
+                    "ch2",
+                    "collectives",
+                    ("ring_shift", {"result": 1}, "send right, receive left"),
+                    ("broadcast", {"result": 1, "tree": 1}, "binomial-tree broadcast"),
+                    ("reduce", {"result": 1, "tree": 1}, "binomial-tree reduce"),
+                    ("ring_all_gather", {"result": 1, "ring": 1}, "ring all-gather"),
+                    ("ring_reduce_scatter", {"result": 2, "ring": 1}, "ring reduce-scatter"),
+                    ("ring_all_reduce", {"result": 2, "ring": 1}, "ring all-reduce"),
+                    ("all_to_all", {"result": 2, "traffic": 1}, "all-to-all"),
+                    banned=P2P_ONLY,
                 ),
-                _ex("ch2.ring_all_reduce", "collectives", {"result": 2, "ring": 1}, "ring all-reduce"),
-                _ex("ch2.all_to_all", "collectives", {"result": 2, "traffic": 1}, "all-to-all"),
-                _ex(
-                    "ch2.bytes_sent_per_rank",
+                *_exercises(
+                    "ch2",
                     "cost_model",
-                    {"formula": 1, "measured": 1},
-                    "bytes each rank sends",
+                    ("bytes_sent_per_rank", {"formula": 1, "measured": 1}, "bytes each rank sends"),
+                    banned=P2P_ONLY,  # its measured part runs the student's collectives
                 ),
-                _ex("ch2.alpha_beta_time", "cost_model", {"formula": 1}, "alpha-beta time model"),
-                _ex("ch2.bus_bandwidth", "cost_model", {"formula": 1}, "bus bandwidth (nccl-tests)"),
+                *_exercises(
+                    "ch2",
+                    "cost_model",
+                    ("alpha_beta_time", {"formula": 1}, "alpha-beta time model"),
+                    ("bus_bandwidth", {"formula": 1}, "bus bandwidth (nccl-tests)"),
+                ),
             ),
         ),
         Chapter(
@@ -79,26 +134,38 @@ CHAPTERS: dict[str, Chapter] = {
             "Data parallelism",
             "Song song dữ liệu",
             (
-                _ex(
-                    "ch4.param_server",
+                *_exercises(
+                    "ch4",
                     "param_server",
-                    {"result": 2, "traffic": 2},
-                    "parameter server: gather, average, update, send back",
-                    symbol="param_server_step",
+                    (
+                        "param_server",
+                        {"result": 2, "traffic": 2},
+                        "parameter server: gather, average, update, send back",
+                        "param_server_step",
+                    ),
+                    banned=COLLECTIVES,
                 ),
-                _ex(
-                    "ch4.ddp",
+                *_exercises(
+                    "ch4",
                     "ddp",
-                    {"result": 3, "buckets": 2, "overlap": 2, "no_sync": 2, "torch": 1},
-                    "DDP: bucketed all-reduce overlapped with backward",
-                    symbol="DDP",
+                    (
+                        "ddp",
+                        {"result": 3, "buckets": 2, "overlap": 2, "no_sync": 2, "torch": 1},
+                        "DDP: bucketed all-reduce overlapped with backward",
+                        "DDP",
+                    ),
+                    banned=TORCH_DDP,
                 ),
-                _ex(
-                    "ch4.fsdp",
+                *_exercises(
+                    "ch4",
                     "fsdp",
-                    {"result": 3, "memory": 2, "traffic": 2},
-                    "sharded data parallelism: flat parameter, gather, reduce-scatter",
-                    symbol="ShardedDataParallel",
+                    (
+                        "fsdp",
+                        {"result": 3, "memory": 2, "traffic": 2},
+                        "sharded data parallelism: flat parameter, gather, reduce-scatter",
+                        "ShardedDataParallel",
+                    ),
+                    banned=TORCH_DDP | TORCH_FSDP,
                 ),
             ),
         ),
@@ -107,36 +174,46 @@ CHAPTERS: dict[str, Chapter] = {
             "ZeRO",
             "Họ ZeRO",
             (
-                _ex(
-                    "ch5.zero1",
+                *_exercises(
+                    "ch5",
                     "zero",
-                    {"result": 2, "memory": 2, "traffic": 1, "crosscheck": 1},
-                    "ZeRO-1: partitioned optimizer state",
-                    symbol="Zero1Optimizer",
+                    (
+                        "zero1",
+                        {"result": 2, "memory": 2, "traffic": 1, "crosscheck": 1},
+                        "ZeRO-1: partitioned optimizer state",
+                        "Zero1Optimizer",
+                    ),
+                    (
+                        "zero2",
+                        {"result": 2, "memory": 2, "traffic": 2},
+                        "ZeRO-2: gradients reduce-scattered in backward",
+                        "Zero2Optimizer",
+                    ),
+                    (
+                        "zero3",
+                        {"result": 2, "memory": 2, "traffic": 2},
+                        "ZeRO-3: parameters gathered layer by layer",
+                        "Zero3Module",
+                    ),
+                    banned=ZERO_BANNED,
                 ),
-                _ex(
-                    "ch5.zero2",
-                    "zero",
-                    {"result": 2, "memory": 2, "traffic": 2},
-                    "ZeRO-2: gradients reduce-scattered in backward",
-                    symbol="Zero2Optimizer",
-                ),
-                _ex(
-                    "ch5.zero3",
-                    "zero",
-                    {"result": 2, "memory": 2, "traffic": 2},
-                    "ZeRO-3: parameters gathered layer by layer",
-                    symbol="Zero3Module",
-                ),
-                _ex(
-                    "ch5.offload",
+                *_exercises(
+                    "ch5",
                     "offload",
-                    {"result": 2, "placement": 1},
-                    "ZeRO-Offload: fp32 master weights and step on the host",
-                    symbol="OffloadOptimizer",
+                    (
+                        "offload",
+                        {"result": 2, "placement": 1},
+                        "ZeRO-Offload: fp32 master weights and step on the host",
+                        "OffloadOptimizer",
+                    ),
+                    banned=ZERO_BANNED,
                 ),
-                _ex("ch5.zero_memory_per_gpu", "zero_cost", {"formula": 1, "paper": 1}, "memory per GPU"),
-                _ex("ch5.zero_comm_volume", "zero_cost", {"formula": 2}, "communication per step"),
+                *_exercises(
+                    "ch5",
+                    "zero_cost",
+                    ("zero_memory_per_gpu", {"formula": 1, "paper": 1}, "memory per GPU"),
+                    ("zero_comm_volume", {"formula": 2}, "communication per step"),
+                ),
             ),
         ),
         Chapter(
@@ -144,25 +221,30 @@ CHAPTERS: dict[str, Chapter] = {
             "Pipeline parallelism",
             "Song song pipeline",
             (
-                _ex("ch7.gpipe_schedule", "schedules", {"valid": 1, "order": 1}, "GPipe schedule"),
-                _ex(
-                    "ch7.one_f_one_b_schedule",
+                *_exercises(
+                    "ch7",
                     "schedules",
-                    {"valid": 1, "warmup": 2, "makespan": 1},
-                    "1F1B schedule",
+                    ("gpipe_schedule", {"valid": 1, "order": 1}, "GPipe schedule"),
+                    ("one_f_one_b_schedule", {"valid": 1, "warmup": 2, "makespan": 1}, "1F1B schedule"),
+                    (
+                        "interleaved_1f1b_schedule",
+                        {"valid": 1, "makespan": 1, "torch": 2},
+                        "interleaved 1F1B schedule",
+                    ),
+                    banned=TORCH_PIPELINING,
                 ),
-                _ex(
-                    "ch7.interleaved_1f1b_schedule",
-                    "schedules",
-                    {"valid": 1, "makespan": 1, "torch": 2},
-                    "interleaved 1F1B schedule",
+                *_exercises(
+                    "ch7", "bubble", ("bubble_fraction", {"formula": 1, "measured": 1}, "pipeline bubble")
                 ),
-                _ex("ch7.bubble_fraction", "bubble", {"formula": 1, "measured": 1}, "pipeline bubble"),
-                _ex(
-                    "ch7.run_pipeline",
+                *_exercises(
+                    "ch7",
                     "executor",
-                    {"gradients": 3, "memory": 2, "traffic": 1, "own_schedules": 1},
-                    "pipeline executor",
+                    (
+                        "run_pipeline",
+                        {"gradients": 3, "memory": 2, "traffic": 1, "own_schedules": 1},
+                        "pipeline executor",
+                    ),
+                    banned=COLLECTIVES | TORCH_PIPELINING,
                 ),
             ),
         ),

@@ -12,6 +12,29 @@ Two families matter to hypothesis:
 
 from __future__ import annotations
 
+from enum import StrEnum
+
+
+class FailureKind(StrEnum):
+    """Why a part did not pass, or why grading a submission stopped: one vocabulary everywhere
+    (exceptions, the gradebook, reports, CSVs, feedback). The values are what files show."""
+
+    WRONG = "wrong"  # a property did not hold
+    HANG = "hang"  # a task missed its deadline
+    CRASH = "crash"  # a rank died
+    ERROR = "error"  # student code raised (on some ranks, others left waiting)
+    BANNED = "banned"  # a banned call was made
+    INTEGRITY = "integrity"  # the static scan found a way around the guard
+    SUBMISSION = "submission"  # the file cannot be used (does not compile)
+    NOT_STARTED = "not started"  # still the stub's TODO, or the file is missing
+    INTERNAL = "internal"  # the kit itself failed
+    # why grading a whole submission stopped (batch grading)
+    TIMEOUT = "timeout"
+    MEMORY = "memory"
+    PIDS = "pids"
+    KILLED = "killed"
+
+
 #: Prefix of the ``NotImplementedError`` message raised by every generated stub.
 TODO_MARKER = "[dtlab TODO]"
 
@@ -53,7 +76,7 @@ class BannedCall(GradingFailure):
 class Halt(BaseException):
     """Stops a property at once, with no shrinking. ``report`` is the feedback."""
 
-    kind = "halt"
+    kind = FailureKind.INTERNAL
 
     def __init__(self, report: str) -> None:
         self.report = report
@@ -63,19 +86,19 @@ class Halt(BaseException):
 class SubmissionError(Halt):
     """The submitted file cannot be used at all (it does not compile, say)."""
 
-    kind = "submission"
+    kind = FailureKind.SUBMISSION
 
 
 class IntegrityFailure(Halt):
     """The static scan found a way around the graders' guard in the graded code."""
 
-    kind = "integrity"
+    kind = FailureKind.INTEGRITY
 
 
 class NotStarted(Halt):
     """The graded function still raises its generated TODO error (or its file is missing)."""
 
-    kind = "not started"
+    kind = FailureKind.NOT_STARTED
 
     def __init__(self, exercise: str, detail: str = "") -> None:
         self.exercise = exercise
@@ -86,19 +109,17 @@ class NotStarted(Halt):
 class WorldFailure(Halt):
     """The worker world broke during a task (hang, crash, or a rank left waiting)."""
 
-    kind = "world failure"
-
 
 class TaskHang(WorldFailure):
-    kind = "hang"
+    kind = FailureKind.HANG
 
 
 class RankCrash(WorldFailure):
-    kind = "crash"
+    kind = FailureKind.CRASH
 
 
 class RankErrorWithStuckPeers(WorldFailure):
-    kind = "error"
+    kind = FailureKind.ERROR
 
 
 class WorldStartError(RuntimeError):

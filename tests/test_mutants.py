@@ -37,8 +37,8 @@ def test_every_exercise_has_three_mutants():
 
 
 @pytest.mark.parametrize("mutant", ALL, ids=lambda m: f"{m.exercise}:{m.name}")
-def test_mutant_is_caught(mutant, world, tmp_path):
-    outcome = mutants.run_mutant(mutant, world, tmp_path, _tests(mutant.chapter))
+def test_mutant_is_caught(mutant, harness, tmp_path):
+    outcome = mutants.run_mutant(mutant, harness, tmp_path, _tests(mutant.chapter))
     assert outcome.caught, (
         f"{mutant.name} ({mutant.description}) survived; failed parts: {sorted(outcome.failed_parts)}"
     )

@@ -48,7 +48,7 @@ def test_teacher_only_parts_are_left_out(released):
     for chapter in CHAPTERS:
         assert f"exercises/{chapter}/README.md" in present
         assert any(p.startswith(f"exercises/{chapter}/test_") for p in present)
-    assert "graders/pytest_plugin.py" in present and "scripts/setup.sh" in present
+    assert "graders/plugin/pytest_plugin.py" in present and "scripts/setup.sh" in present
 
 
 def _release_env(released):

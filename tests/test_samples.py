@@ -100,11 +100,11 @@ def test_monkeypatching_is_flagged(graded):
     assert "reassigns torch.allclose" in text
 
 
-def test_monkeypatching_inside_the_worker_cannot_change_a_verdict(world, kit_root):
+def test_monkeypatching_inside_the_worker_cannot_change_a_verdict(harness, kit_root):
     """Skip the static scan: run Mallory's code directly. The driver's comparison still fails."""
     impl = Impl.resolve(kit_root / "fixtures/submissions/ch2/mallory")
     case = cases.build_collective(2, None, (4,), "float32", "sum", seed=3, show=("shape", "dtype", "op"))
-    run = world.pool.run(tasks.ring_all_reduce, impl, case)
+    run = harness.pool.run(tasks.ring_all_reduce, impl, case)
     assert any("torch.allclose" in name for name in run.tampered[0])
     with pytest.raises(GradingFailure):
         assert_tensor_equal(run[0]["tensor"], reference.reduced(case), what="rank 0's tensor", case=case)

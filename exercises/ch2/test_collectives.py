@@ -39,8 +39,8 @@ def _returned_none(run, case, name):
 @given(case=cases.collective_cases())
 @example(case=EDGE[2])
 @example(case=EDGE[3])
-def test_ring_shift(world, impl, case):
-    run = world.run(tasks.ring_shift, impl, case)
+def test_ring_shift(harness, impl, case):
+    run = harness.run(tasks.ring_shift, impl, case)
     expected = reference.ring_shift(case)
     for i, rank in enumerate(case.ranks):
         assert_tensor_equal(
@@ -65,8 +65,8 @@ TREE_HINT = (
 @exercise("ch2.broadcast", part="result")
 @given(case=cases.collective_cases(rooted="src"))
 @example(case=EDGE_SRC[3])
-def test_broadcast(world, impl, case):
-    run = world.run(tasks.broadcast, impl, case)
+def test_broadcast(harness, impl, case):
+    run = harness.run(tasks.broadcast, impl, case)
     _returned_none(run, case, "broadcast")
     for rank in case.ranks:
         assert_tensor_equal(
@@ -81,8 +81,8 @@ def test_broadcast(world, impl, case):
 @exercise("ch2.broadcast", part="tree")
 @given(case=cases.collective_cases(rooted="src", max_numel=64))
 @example(case=EDGE_SRC[1])
-def test_broadcast_is_a_binomial_tree(world, impl, case):
-    run = world.run(tasks.broadcast, impl, case)
+def test_broadcast_is_a_binomial_tree(harness, impl, case):
+    run = harness.run(tasks.broadcast, impl, case)
     for rank in case.ranks:
         assert_tensor_equal(
             run[rank]["tensor"], reference.broadcast(case), what=f"rank {rank}'s tensor", case=case
@@ -95,8 +95,8 @@ def test_broadcast_is_a_binomial_tree(world, impl, case):
 @given(case=cases.collective_cases(ops=ALL_OPS, rooted="dst"))
 @example(case=EDGE_DST[2])
 @example(case=EDGE_DST[3])
-def test_reduce(world, impl, case):
-    run = world.run(tasks.reduce, impl, case)
+def test_reduce(harness, impl, case):
+    run = harness.run(tasks.reduce, impl, case)
     _returned_none(run, case, "reduce")
     assert_tensor_equal(
         run[case.root]["tensor"],
@@ -110,8 +110,8 @@ def test_reduce(world, impl, case):
 @exercise("ch2.reduce", part="tree")
 @given(case=cases.collective_cases(ops=ALL_OPS, rooted="dst", max_numel=64))
 @example(case=EDGE_DST[1])
-def test_reduce_is_a_binomial_tree(world, impl, case):
-    run = world.run(tasks.reduce, impl, case)
+def test_reduce_is_a_binomial_tree(harness, impl, case):
+    run = harness.run(tasks.reduce, impl, case)
     assert_tensor_equal(
         run[case.root]["tensor"],
         reference.reduced(case),
@@ -131,8 +131,8 @@ RING_HINT = "each of the world - 1 steps moves one chunk one hop to the right."
 @given(case=cases.collective_cases())
 @example(case=EDGE[0])
 @example(case=EDGE[3])
-def test_ring_all_gather(world, impl, case):
-    run = world.run(tasks.ring_all_gather, impl, case)
+def test_ring_all_gather(harness, impl, case):
+    run = harness.run(tasks.ring_all_gather, impl, case)
     for i, rank in enumerate(case.ranks):
         assert_tensor_equal(
             run[rank]["returned"],
@@ -147,8 +147,8 @@ def test_ring_all_gather(world, impl, case):
 @exercise("ch2.ring_all_gather", part="ring")
 @given(case=cases.collective_cases())
 @example(case=EDGE[2])
-def test_ring_all_gather_uses_the_ring(world, impl, case):
-    run = world.run(tasks.ring_all_gather, impl, case)
+def test_ring_all_gather_uses_the_ring(harness, impl, case):
+    run = harness.run(tasks.ring_all_gather, impl, case)
     for rank in case.ranks:
         assert_tensor_equal(
             run[rank]["returned"], reference.all_gather(case), what=f"rank {rank}'s result", case=case
@@ -165,8 +165,8 @@ def test_ring_all_gather_uses_the_ring(world, impl, case):
 @example(case=EDGE_OPS[1])
 @example(case=EDGE_OPS[2])
 @example(case=EDGE_OPS[5])
-def test_ring_reduce_scatter(world, impl, case):
-    run = world.run(tasks.ring_reduce_scatter, impl, case)
+def test_ring_reduce_scatter(harness, impl, case):
+    run = harness.run(tasks.ring_reduce_scatter, impl, case)
     expected = reference.reduce_scatter(case)
     for i, rank in enumerate(case.ranks):
         assert_tensor_equal(
@@ -183,8 +183,8 @@ def test_ring_reduce_scatter(world, impl, case):
 @given(case=cases.collective_cases(ops=ALL_OPS))
 @example(case=EDGE_OPS[2])
 @example(case=EDGE_OPS[5])
-def test_ring_reduce_scatter_bandwidth(world, impl, case):
-    run = world.run(tasks.ring_reduce_scatter, impl, case)
+def test_ring_reduce_scatter_bandwidth(harness, impl, case):
+    run = harness.run(tasks.ring_reduce_scatter, impl, case)
     expected = reference.reduce_scatter(case)
     for i, rank in enumerate(case.ranks):
         assert_tensor_equal(run[rank]["returned"], expected[i], what=f"rank {rank}'s chunk", case=case)
@@ -203,8 +203,8 @@ def test_ring_reduce_scatter_bandwidth(world, impl, case):
 @example(case=EDGE_OPS[0])
 @example(case=EDGE_OPS[1])
 @example(case=EDGE_OPS[4])
-def test_ring_all_reduce(world, impl, case):
-    run = world.run(tasks.ring_all_reduce, impl, case)
+def test_ring_all_reduce(harness, impl, case):
+    run = harness.run(tasks.ring_all_reduce, impl, case)
     _returned_none(run, case, "ring_all_reduce")
     for rank in case.ranks:
         assert_tensor_equal(
@@ -221,8 +221,8 @@ def test_ring_all_reduce(world, impl, case):
 @given(case=cases.collective_cases(ops=ALL_OPS))
 @example(case=EDGE_OPS[2])
 @example(case=EDGE_OPS[5])
-def test_ring_all_reduce_bandwidth(world, impl, case):
-    run = world.run(tasks.ring_all_reduce, impl, case)
+def test_ring_all_reduce_bandwidth(harness, impl, case):
+    run = harness.run(tasks.ring_all_reduce, impl, case)
     for rank in case.ranks:
         assert_tensor_equal(
             run[rank]["tensor"], reference.reduced(case), what=f"rank {rank}'s tensor", case=case
@@ -242,8 +242,8 @@ def test_ring_all_reduce_bandwidth(world, impl, case):
 
 @exercise("ch2.all_to_all", part="result")
 @given(case=cases.all_to_all_cases())
-def test_all_to_all(world, impl, case):
-    run = world.run(tasks.all_to_all, impl, case)
+def test_all_to_all(harness, impl, case):
+    run = harness.run(tasks.all_to_all, impl, case)
     expected = reference.all_to_all(case)
     for i, rank in enumerate(case.ranks):
         returned = run[rank]["returned"]
@@ -269,8 +269,8 @@ METADATA_ALLOWANCE = 128  # bytes per peer for shapes, beyond the payload itself
 
 @exercise("ch2.all_to_all", part="traffic")
 @given(case=cases.all_to_all_cases())
-def test_all_to_all_traffic(world, impl, case):
-    run = world.run(tasks.all_to_all, impl, case)
+def test_all_to_all_traffic(harness, impl, case):
+    run = harness.run(tasks.all_to_all, impl, case)
     expected = reference.all_to_all(case)
     for i, rank in enumerate(case.ranks):
         for j in range(case.n):

@@ -27,8 +27,8 @@ def _assert_close(actual, expected, what, case, hint=""):
 @exercise("ch2.bytes_sent_per_rank", part="formula")
 @given(case=cases.cost_cases())
 @every_pair
-def test_bytes_sent_per_rank(world, impl, case):
-    got = world.run(tasks.bytes_sent_per_rank, impl, case)[0]
+def test_bytes_sent_per_rank(harness, impl, case):
+    got = harness.run(tasks.bytes_sent_per_rank, impl, case)[0]
     want = reference.bytes_sent_per_rank(case.collective, case.nbytes, case.n, case.algorithm)
     _assert_close(
         got,
@@ -42,10 +42,10 @@ def test_bytes_sent_per_rank(world, impl, case):
 
 @exercise("ch2.bytes_sent_per_rank", part="measured")
 @given(case=cases.measured_cases())
-def test_bytes_sent_per_rank_matches_your_collectives(world, impl, case):
-    world.run(tasks.bytes_sent_per_rank, impl, cases.CostCase(case.collective, case.algorithm, 4096, 4))
+def test_bytes_sent_per_rank_matches_your_collectives(harness, impl, case):
+    harness.run(tasks.bytes_sent_per_rank, impl, cases.CostCase(case.collective, case.algorithm, 4096, 4))
     try:
-        run = world.run(tasks.measured_traffic, impl, case)
+        run = harness.run(tasks.measured_traffic, impl, case)
     except NotStarted:
         fail(
             f"this check measures your {case.collective} from collectives.py, which is not started yet.", case
@@ -63,8 +63,8 @@ def test_bytes_sent_per_rank_matches_your_collectives(world, impl, case):
 @exercise("ch2.alpha_beta_time", part="formula")
 @given(case=cases.cost_cases())
 @every_pair
-def test_alpha_beta_time(world, impl, case):
-    got = world.run(tasks.alpha_beta_time, impl, case)[0]
+def test_alpha_beta_time(harness, impl, case):
+    got = harness.run(tasks.alpha_beta_time, impl, case)[0]
     want = reference.alpha_beta_time(
         case.collective, case.nbytes, case.n, case.alpha, case.beta, case.algorithm
     )
@@ -80,8 +80,8 @@ def test_alpha_beta_time(world, impl, case):
 @exercise("ch2.bus_bandwidth", part="formula")
 @given(case=cases.cost_cases())
 @every_pair
-def test_bus_bandwidth(world, impl, case):
-    got = world.run(tasks.bus_bandwidth, impl, case)[0]
+def test_bus_bandwidth(harness, impl, case):
+    got = harness.run(tasks.bus_bandwidth, impl, case)[0]
     want = reference.bus_bandwidth(case.collective, case.nbytes, case.n, case.seconds)
     _assert_close(
         got,

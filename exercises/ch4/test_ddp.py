@@ -59,8 +59,8 @@ def _synchronised_all_reduces(run, rank):
 @example(case=EDGE[0])
 @example(case=EDGE[1])
 @example(case=EDGE[2])
-def test_ddp(world, impl, case):
-    run = world.run(tasks.ddp, impl, case)
+def test_ddp(harness, impl, case):
+    run = harness.run(tasks.ddp, impl, case)
     _assert_trains_like_one_device(run, case)
 
 
@@ -68,8 +68,8 @@ def test_ddp(world, impl, case):
 @given(case=cases.train_cases(min_world=2, max_world=3, bucket_caps=(0, 1)))
 @example(case=EDGE[3])
 @example(case=EDGE[4])
-def test_ddp_buckets(world, impl, case):
-    run = world.run(tasks.ddp, impl, case)
+def test_ddp_buckets(harness, impl, case):
+    run = harness.run(tasks.ddp, impl, case)
     _assert_trains_like_one_device(run, case)
     buckets = reference.buckets(case)
     sizes = sorted(sum(b for _, b in bucket) for bucket in buckets)
@@ -91,8 +91,8 @@ def test_ddp_buckets(world, impl, case):
 @exercise("ch4.ddp", part="overlap")
 @given(case=cases.train_cases(min_world=2, max_world=3, bucket_caps=(0.25, 1), every_param_used=True))
 @example(case=cases.TrainCase(2, None, "float32", SGD_PLAIN, seed=6, every_param_used=True))
-def test_ddp_overlaps_backward(world, impl, case):
-    run = world.run(tasks.ddp, impl, case)
+def test_ddp_overlaps_backward(harness, impl, case):
+    run = harness.run(tasks.ddp, impl, case)
     _assert_trains_like_one_device(run, case)
     for rank in case.ranks:
         for step, events in enumerate(run.traces.phase(rank, "backward_end"), start=1):
@@ -113,8 +113,8 @@ def test_ddp_overlaps_backward(world, impl, case):
     )
 )
 @example(case=cases.TrainCase(3, None, "float64", SGD, seed=7, micro_batches=2, every_param_used=True))
-def test_ddp_no_sync(world, impl, case):
-    run = world.run(tasks.ddp, impl, case)
+def test_ddp_no_sync(harness, impl, case):
+    run = harness.run(tasks.ddp, impl, case)
     _assert_trains_like_one_device(run, case)
     expected = len(reference.buckets(case))
     for rank in case.ranks:
@@ -148,8 +148,8 @@ def test_ddp_no_sync(world, impl, case):
 @exercise("ch4.ddp", part="torch")
 @given(case=cases.train_cases(max_world=3))
 @example(case=EDGE[1])
-def test_ddp_agrees_with_torch_ddp(world, impl, case):
-    run = world.run(tasks.ddp_and_torch_ddp, impl, case)
+def test_ddp_agrees_with_torch_ddp(harness, impl, case):
+    run = harness.run(tasks.ddp_and_torch_ddp, impl, case)
     for rank in case.ranks:
         assert_history_close(
             run[rank]["history"],

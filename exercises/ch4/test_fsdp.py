@@ -66,16 +66,16 @@ def _assert_trains_like_one_device(run, case):
 @example(case=EDGE[0])
 @example(case=EDGE[1])
 @example(case=EDGE[2])
-def test_fsdp(world, impl, case):
-    run = world.run(tasks.fsdp, impl, case)
+def test_fsdp(harness, impl, case):
+    run = harness.run(tasks.fsdp, impl, case)
     _assert_trains_like_one_device(run, case)
 
 
 @exercise("ch4.fsdp", part="memory")
 @given(case=cases.train_cases(max_world=3))
 @example(case=EDGE[3])
-def test_fsdp_memory(world, impl, case):
-    run = world.run(tasks.fsdp, impl, case)
+def test_fsdp_memory(harness, impl, case):
+    run = harness.run(tasks.fsdp, impl, case)
     _assert_trains_like_one_device(run, case)
     bound, shard, frozen = reference.persistent_bytes_bound(case)
     for rank in case.ranks:
@@ -95,8 +95,8 @@ def test_fsdp_memory(world, impl, case):
 @exercise("ch4.fsdp", part="traffic")
 @given(case=cases.train_cases(min_world=2, max_world=3))
 @example(case=EDGE[1])
-def test_fsdp_traffic(world, impl, case):
-    run = world.run(tasks.fsdp, impl, case)
+def test_fsdp_traffic(harness, impl, case):
+    run = harness.run(tasks.fsdp, impl, case)
     _assert_trains_like_one_device(run, case)
     shard_bytes = reference.persistent_bytes_bound(case)[1]
     for rank in case.ranks:

@@ -37,16 +37,16 @@ def _assert_trains_like_one_device(run, case):
 @example(case=EDGE[0])
 @example(case=EDGE[1])
 @example(case=EDGE[2])
-def test_param_server(world, impl, case):
-    run = world.run(tasks.param_server, impl, case)
+def test_param_server(harness, impl, case):
+    run = harness.run(tasks.param_server, impl, case)
     _assert_trains_like_one_device(run, case)
 
 
 @exercise("ch4.param_server", part="traffic")
 @given(case=cases.train_cases(min_world=2, max_world=3))
 @example(case=EDGE[1])
-def test_param_server_load_is_on_the_server(world, impl, case):
-    run = world.run(tasks.param_server, impl, case)
+def test_param_server_load_is_on_the_server(harness, impl, case):
+    run = harness.run(tasks.param_server, impl, case)
     _assert_trains_like_one_device(run, case)
     server, workers = case.ranks[0], case.ranks[1:]
     model_bytes = sum(p.nbytes for p in case.params)

@@ -12,13 +12,13 @@ from graders.plugin import exercise
 
 @exercise("ch5.offload", part="result")
 @given(case=cases.offload_cases())
-def test_offload(world, impl, case):
-    run = world.run(tasks.offload_train, impl, case)
+def test_offload(harness, impl, case):
+    run = harness.run(tasks.offload_train, impl, case)
     checks.assert_offload_result(run, case)
 
 
 @exercise("ch5.offload", part="placement")
 @given(case=cases.offload_cases())
-def test_offload_keeps_fp32_masters_and_state_on_the_host(world, impl, case):
-    run = world.run(tasks.offload_train, impl, case)
+def test_offload_keeps_fp32_masters_and_state_on_the_host(harness, impl, case):
+    run = harness.run(tasks.offload_train, impl, case)
     checks.assert_offload_placement(run, case)

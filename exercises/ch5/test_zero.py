@@ -31,8 +31,8 @@ ZERO_HINT = "average the gradients over the group (sum, then divide by the group
 @example(case=cases.edge(4))
 @example(case=cases.edge(4, (1, 2, 3)))
 @example(case=cases.edge(1, optimizer=cases.ADAMW))
-def test_zero1(world, impl, case):
-    run = world.run(tasks.zero1_train, impl, case)
+def test_zero1(harness, impl, case):
+    run = harness.run(tasks.zero1_train, impl, case)
     checks.assert_trained_like_one_device(run, case, ZERO_HINT + " " + checks.NO_GRAD_HINT)
 
 
@@ -40,8 +40,8 @@ def test_zero1(world, impl, case):
 @given(case=cases.train_cases(min_world=2, optimizers=ADAMW))
 @STRUCTURE
 @example(case=cases.edge(3, optimizer=cases.ADAMW))
-def test_zero1_partitions_optimizer_state(world, impl, case):
-    run = world.run(tasks.zero1_train, impl, case)
+def test_zero1_partitions_optimizer_state(harness, impl, case):
+    run = harness.run(tasks.zero1_train, impl, case)
     checks.assert_trained_like_one_device(run, case, ZERO_HINT)
     memory.assert_optimizer_state_partitioned(run, case, "zero1")
 
@@ -50,8 +50,8 @@ def test_zero1_partitions_optimizer_state(world, impl, case):
 @given(case=cases.train_cases(min_world=2))
 @STRUCTURE
 @example(case=cases.edge(2))
-def test_zero1_sends_what_data_parallelism_sends(world, impl, case):
-    run = world.run(tasks.zero1_train, impl, case)
+def test_zero1_sends_what_data_parallelism_sends(harness, impl, case):
+    run = harness.run(tasks.zero1_train, impl, case)
     checks.assert_trained_like_one_device(run, case, ZERO_HINT)
     traffic.assert_zero1_traffic(run, case)
 
@@ -60,8 +60,8 @@ def test_zero1_sends_what_data_parallelism_sends(world, impl, case):
 @given(case=cases.train_cases())
 @STRUCTURE
 @example(case=cases.edge(3, (0, 2)))
-def test_zero1_matches_torch_zero_redundancy_optimizer(world, impl, case):
-    run = world.run(tasks.zero1_against_torch, impl, case)
+def test_zero1_matches_torch_zero_redundancy_optimizer(harness, impl, case):
+    run = harness.run(tasks.zero1_against_torch, impl, case)
     checks.assert_matches_torch_zero(run, case)
 
 
@@ -73,8 +73,8 @@ def test_zero1_matches_torch_zero_redundancy_optimizer(world, impl, case):
 @example(case=cases.edge(4, bucket_cap_mb=0.0001))
 @example(case=cases.edge(3, (0, 2), bucket_cap_mb=0.0003))
 @example(case=cases.edge(1, bucket_cap_mb=25.0))
-def test_zero2(world, impl, case):
-    run = world.run(tasks.zero2_train, impl, case)
+def test_zero2(harness, impl, case):
+    run = harness.run(tasks.zero2_train, impl, case)
     checks.assert_trained_like_one_device(run, case, ZERO_HINT + " " + checks.NO_GRAD_HINT)
 
 
@@ -82,8 +82,8 @@ def test_zero2(world, impl, case):
 @given(case=cases.train_cases(min_world=2, buckets=True, optimizers=ADAMW))
 @STRUCTURE
 @example(case=cases.edge(4, bucket_cap_mb=0.0001, optimizer=cases.ADAMW))
-def test_zero2_releases_gradients(world, impl, case):
-    run = world.run(tasks.zero2_measured, impl, case)
+def test_zero2_releases_gradients(harness, impl, case):
+    run = harness.run(tasks.zero2_measured, impl, case)
     checks.assert_trained_like_one_device(run, case, ZERO_HINT)
     memory.assert_gradients_partitioned(run, case)
     memory.assert_optimizer_state_partitioned(run, case, "zero2")
@@ -94,8 +94,8 @@ def test_zero2_releases_gradients(world, impl, case):
 @STRUCTURE
 @example(case=cases.edge(2, bucket_cap_mb=0.0001))
 @example(case=cases.edge(3, bucket_cap_mb=0.0003))
-def test_zero2_reduce_scatters_each_bucket_during_backward(world, impl, case):
-    run = world.run(tasks.zero2_train, impl, case)
+def test_zero2_reduce_scatters_each_bucket_during_backward(harness, impl, case):
+    run = harness.run(tasks.zero2_train, impl, case)
     checks.assert_trained_like_one_device(run, case, ZERO_HINT)
     traffic.assert_zero2_traffic(run, case)
 
@@ -109,8 +109,8 @@ def test_zero2_reduce_scatters_each_bucket_during_backward(world, impl, case):
 @example(case=cases.edge(4))
 @example(case=cases.edge(3, (0, 2)))
 @example(case=cases.edge(1))
-def test_zero3(world, impl, case):
-    run = world.run(tasks.zero3_train, impl, case)
+def test_zero3(harness, impl, case):
+    run = harness.run(tasks.zero3_train, impl, case)
     checks.assert_trained_like_one_device(
         run,
         case,
@@ -124,8 +124,8 @@ def test_zero3(world, impl, case):
 @given(case=cases.train_cases(min_world=2, optimizers=ADAMW))
 @STRUCTURE
 @example(case=cases.edge(4, optimizer=cases.ADAMW))
-def test_zero3_holds_only_shards(world, impl, case):
-    run = world.run(tasks.zero3_measured, impl, case)
+def test_zero3_holds_only_shards(harness, impl, case):
+    run = harness.run(tasks.zero3_measured, impl, case)
     checks.assert_trained_like_one_device(run, case, ZERO_HINT, last_step_only=True)
     memory.assert_zero3_memory(run, case)
 
@@ -134,7 +134,7 @@ def test_zero3_holds_only_shards(world, impl, case):
 @given(case=cases.train_cases(min_world=2))
 @STRUCTURE
 @example(case=cases.edge(2))
-def test_zero3_gathers_in_forward_and_again_in_backward(world, impl, case):
-    run = world.run(tasks.zero3_train, impl, case)
+def test_zero3_gathers_in_forward_and_again_in_backward(harness, impl, case):
+    run = harness.run(tasks.zero3_train, impl, case)
     checks.assert_trained_like_one_device(run, case, ZERO_HINT, last_step_only=True)
     traffic.assert_zero3_traffic(run, case)

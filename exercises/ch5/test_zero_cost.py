@@ -37,8 +37,8 @@ def _paper_rows(test):
 @exercise("ch5.zero_memory_per_gpu", part="formula")
 @given(case=cases.cost_cases())
 @_paper_rows
-def test_zero_memory_per_gpu(world, impl, case):
-    reply = world.run(tasks.zero_memory_per_gpu, impl, case)[0]
+def test_zero_memory_per_gpu(harness, impl, case):
+    reply = harness.run(tasks.zero_memory_per_gpu, impl, case)[0]
     _assert_answer(
         reply, reference.memory_per_gpu, ("GB per GPU", "GB per GPU (1 GB = 1e9 bytes)"), case, STAGE_HINT
     )
@@ -58,10 +58,12 @@ def _assert_answer(reply, expected, what, case, hint):
 
 @exercise("ch5.zero_memory_per_gpu", part="paper")
 @given(case=cases.cost_cases(with_k=False))
-def test_zero_memory_per_gpu_reproduces_the_paper(world, impl, case):
+def test_zero_memory_per_gpu_reproduces_the_paper(harness, impl, case):
     for stage, printed in cases.PAPER_TABLE:
         row = cases.CostCase(stage, 7.5e9, 64)
-        value = _number(world.run(tasks.zero_memory_per_gpu, impl, row)[0], f"stage {stage}", row, STAGE_HINT)
+        value = _number(
+            harness.run(tasks.zero_memory_per_gpu, impl, row)[0], f"stage {stage}", row, STAGE_HINT
+        )
         if abs(value - printed) > 0.05:
             fail(
                 f"the ZeRO paper gives {printed} GB per GPU for stage {stage} (7.5B parameters, 64 GPUs, "
@@ -69,7 +71,7 @@ def test_zero_memory_per_gpu_reproduces_the_paper(world, impl, case):
                 row,
                 STAGE_HINT,
             )
-    value = _number(world.run(tasks.zero_memory_per_gpu, impl, case)[0], "GB per GPU", case, STAGE_HINT)
+    value = _number(harness.run(tasks.zero_memory_per_gpu, impl, case)[0], "GB per GPU", case, STAGE_HINT)
     _assert_close(value, reference.memory_per_gpu(case), "GB per GPU", case, STAGE_HINT)
 
 
@@ -86,7 +88,7 @@ COMM_HINT = (
 @example(case=cases.CostCase(0, 1e6, 1))
 @example(case=cases.CostCase(2, 1e6, 2))
 @example(case=cases.CostCase(4, 7.5e9, 64))
-def test_zero_comm_volume(world, impl, case):
-    reply = world.run(tasks.zero_comm_volume, impl, case)[0]
+def test_zero_comm_volume(harness, impl, case):
+    reply = harness.run(tasks.zero_comm_volume, impl, case)[0]
     what = ("elements sent per GPU", "elements sent per GPU per step")
     _assert_answer(reply, reference.comm_volume, what, case, COMM_HINT)

@@ -24,8 +24,8 @@ def _assert_close(actual, expected: float, what: str, case, hint: str = "") -> N
 @example(case=Case("1f1b", 4, 8))
 @example(case=Case("interleaved", 4, 8, 2))
 @example(case=Case("interleaved", 4, 8, 1))
-def test_bubble_fraction(world, impl, case):
-    got = world.run(tasks.bubble_fraction, impl, case)[0]
+def test_bubble_fraction(harness, impl, case):
+    got = harness.run(tasks.bubble_fraction, impl, case)[0]
     _assert_close(
         got,
         reference.bubble_formula(case),
@@ -40,8 +40,8 @@ def test_bubble_fraction(world, impl, case):
 @given(case=cases.measured_cases())
 @example(case=Case("gpipe", 4, 3))
 @example(case=Case("interleaved", 2, 4, 3))
-def test_bubble_fraction_matches_measured_idle_time(world, impl, case):
-    got = world.run(tasks.bubble_fraction, impl, case)[0]
+def test_bubble_fraction_matches_measured_idle_time(harness, impl, case):
+    got = harness.run(tasks.bubble_fraction, impl, case)[0]
     measured = reference.measured_bubble(case)
     _assert_close(
         got,

@@ -34,8 +34,8 @@ EXAMPLES = (
 @example(case=EXAMPLES[1])
 @example(case=EXAMPLES[2])
 @example(case=EXAMPLES[3])
-def test_run_pipeline_gradients(world, impl, case):
-    run = world.run(tasks.run_pipeline, impl, case)
+def test_run_pipeline_gradients(harness, impl, case):
+    run = harness.run(tasks.run_pipeline, impl, case)
     assert_pipeline_gradients(run, case)
 
 
@@ -43,8 +43,8 @@ def test_run_pipeline_gradients(world, impl, case):
 @given(case=cases.pipeline_cases())
 @example(case=EXAMPLES[1])
 @example(case=EXAMPLES[0])
-def test_run_pipeline_keeps_only_the_schedules_activations(world, impl, case):
-    run = world.run(tasks.run_pipeline, impl, case)
+def test_run_pipeline_keeps_only_the_schedules_activations(harness, impl, case):
+    run = harness.run(tasks.run_pipeline, impl, case)
     assert_pipeline_gradients(run, case)
     assert_activation_peak(run, case)
 
@@ -52,8 +52,8 @@ def test_run_pipeline_keeps_only_the_schedules_activations(world, impl, case):
 @exercise("ch7.run_pipeline", part="traffic")
 @given(case=cases.pipeline_cases())
 @example(case=EXAMPLES[1])
-def test_run_pipeline_talks_to_neighbours_only(world, impl, case):
-    run = world.run(tasks.run_pipeline, impl, case)
+def test_run_pipeline_talks_to_neighbours_only(harness, impl, case):
+    run = harness.run(tasks.run_pipeline, impl, case)
     assert_pipeline_gradients(run, case)
     assert_neighbour_traffic(run, case)
 
@@ -61,6 +61,6 @@ def test_run_pipeline_talks_to_neighbours_only(world, impl, case):
 @exercise("ch7.run_pipeline", part="own_schedules")
 @given(case=cases.own_schedule_cases())
 @example(case=cases.OwnScheduleCase("1f1b", 3, 4))
-def test_run_pipeline_on_your_own_schedules(world, impl, case):
-    run, pipeline = run_own_schedule(world, impl, case)
+def test_run_pipeline_on_your_own_schedules(harness, impl, case):
+    run, pipeline = run_own_schedule(harness, impl, case)
     assert_pipeline_gradients(run, pipeline)

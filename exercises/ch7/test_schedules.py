@@ -20,15 +20,15 @@ Case = cases.ScheduleCase
 @given(case=cases.schedule_cases())
 @example(case=Case(1, 1))
 @example(case=Case(4, 3))
-def test_gpipe_schedule_is_valid(world, impl, case):
-    checks.simulated(world.run(tasks.gpipe_schedule, impl, case)[0], case)
+def test_gpipe_schedule_is_valid(harness, impl, case):
+    checks.simulated(harness.run(tasks.gpipe_schedule, impl, case)[0], case)
 
 
 @exercise("ch7.gpipe_schedule", part="order")
 @given(case=cases.schedule_cases())
 @example(case=Case(3, 5))
-def test_gpipe_schedule_flushes(world, impl, case):
-    sim = checks.simulated(world.run(tasks.gpipe_schedule, impl, case)[0], case)
+def test_gpipe_schedule_flushes(harness, impl, case):
+    sim = checks.simulated(harness.run(tasks.gpipe_schedule, impl, case)[0], case)
     checks.assert_gpipe_order(sim, case)
     checks.assert_makespan(sim, "gpipe", case)
 
@@ -40,24 +40,24 @@ def test_gpipe_schedule_flushes(world, impl, case):
 @given(case=cases.schedule_cases())
 @example(case=Case(1, 3))
 @example(case=Case(4, 2))
-def test_one_f_one_b_schedule_is_valid(world, impl, case):
-    checks.simulated(world.run(tasks.one_f_one_b_schedule, impl, case)[0], case)
+def test_one_f_one_b_schedule_is_valid(harness, impl, case):
+    checks.simulated(harness.run(tasks.one_f_one_b_schedule, impl, case)[0], case)
 
 
 @exercise("ch7.one_f_one_b_schedule", part="warmup")
 @given(case=cases.schedule_cases())
 @example(case=Case(4, 6))
 @example(case=Case(5, 2))  # fewer microbatches than stages: the warm-up is capped at m
-def test_one_f_one_b_warmup_and_steady_state(world, impl, case):
-    sim = checks.simulated(world.run(tasks.one_f_one_b_schedule, impl, case)[0], case)
+def test_one_f_one_b_warmup_and_steady_state(harness, impl, case):
+    sim = checks.simulated(harness.run(tasks.one_f_one_b_schedule, impl, case)[0], case)
     checks.assert_one_f_one_b_shape(sim, case)
 
 
 @exercise("ch7.one_f_one_b_schedule", part="makespan")
 @given(case=cases.schedule_cases())
 @example(case=Case(4, 8))
-def test_one_f_one_b_makespan(world, impl, case):
-    sim = checks.simulated(world.run(tasks.one_f_one_b_schedule, impl, case)[0], case)
+def test_one_f_one_b_makespan(harness, impl, case):
+    sim = checks.simulated(harness.run(tasks.one_f_one_b_schedule, impl, case)[0], case)
     checks.assert_makespan(sim, "1f1b", case)
 
 
@@ -75,16 +75,16 @@ def interleaved(p, m, v):
 @example(case=interleaved(1, 2, 3))
 @example(case=interleaved(4, 8, 2))
 @example(case=interleaved(3, 5, 1))
-def test_interleaved_schedule_is_valid(world, impl, case):
-    checks.simulated(world.run(tasks.interleaved_1f1b_schedule, impl, case)[0], case)
+def test_interleaved_schedule_is_valid(harness, impl, case):
+    checks.simulated(harness.run(tasks.interleaved_1f1b_schedule, impl, case)[0], case)
 
 
 @exercise("ch7.interleaved_1f1b_schedule", part="makespan")
 @given(case=cases.interleaved_cases())
 @example(case=interleaved(4, 8, 2))
 @example(case=interleaved(2, 2, 4))
-def test_interleaved_makespan(world, impl, case):
-    sim = checks.simulated(world.run(tasks.interleaved_1f1b_schedule, impl, case)[0], case)
+def test_interleaved_makespan(harness, impl, case):
+    sim = checks.simulated(harness.run(tasks.interleaved_1f1b_schedule, impl, case)[0], case)
     checks.assert_makespan(sim, "interleaved", case)
 
 
@@ -92,7 +92,7 @@ def test_interleaved_makespan(world, impl, case):
 @given(case=cases.interleaved_cases(divisible=True))
 @example(case=interleaved(2, 4, 2))
 @example(case=interleaved(4, 8, 3))
-def test_interleaved_matches_torch(world, impl, case):
+def test_interleaved_matches_torch(harness, impl, case):
     """Compared with torch.distributed.pipelining's ScheduleInterleaved1F1B (m a multiple of p)."""
-    sim = checks.simulated(world.run(tasks.interleaved_1f1b_schedule, impl, case)[0], case)
+    sim = checks.simulated(harness.run(tasks.interleaved_1f1b_schedule, impl, case)[0], case)
     checks.assert_matches_torch_interleaved(sim, case)

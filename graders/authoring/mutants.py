@@ -184,7 +184,7 @@ def run_mutant(
             break
         for fn in functions:
             try:
-                fn(world=harness, impl=impl)
+                fn(harness=harness, impl=impl)
             except NotStarted as exc:
                 raise AssertionError(f"mutant {mutant.name} is reported as not started: {exc}") from exc
             except (GradingFailure, Halt) as exc:

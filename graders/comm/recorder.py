@@ -27,35 +27,12 @@ from typing import Any
 import torch
 import torch.distributed as dist
 
+from graders import catalog
 from graders.errors import BannedCallError
 
 P2P_SEND = ("send", "isend")
 P2P_RECV = ("recv", "irecv")
-COLLECTIVES = (
-    "broadcast",
-    "all_reduce",
-    "reduce",
-    "all_gather",
-    "all_gather_into_tensor",
-    "all_gather_single",
-    "all_gather_coalesced",
-    "all_reduce_coalesced",
-    "reduce_scatter",
-    "reduce_scatter_tensor",
-    "reduce_scatter_single",
-    "all_to_all",
-    "all_to_all_single",
-    "scatter",
-    "gather",
-    "barrier",
-    "monitored_barrier",
-    "all_gather_object",
-    "broadcast_object_list",
-    "gather_object",
-    "scatter_object_list",
-    "send_object_list",
-    "recv_object_list",
-)
+COLLECTIVES = tuple(sorted(catalog.COLLECTIVES))
 WRAPPED = P2P_SEND + P2P_RECV + COLLECTIVES + ("batch_isend_irecv",)
 
 #: The unwrapped ``torch.distributed`` functions, for the kit's own code in workers.

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import shutil
 import stat
 import sys
@@ -22,6 +21,7 @@ import zipfile
 from pathlib import Path
 
 from graders import catalog
+from graders import config as dtlab_config
 from graders.authoring import release
 from graders.impl import KIT_ROOT
 
@@ -106,7 +106,7 @@ def run(root: Path, chapter: str, profile: str) -> dict:
         grader = LocalGrader(jobs=1)
         try:
             settings = Settings(
-                chapter, profile, limits=sandbox.Limits(wall_s=float(os.environ.get("DTLAB_WALL_S", 900)))
+                chapter, profile, limits=sandbox.Limits(wall_s=dtlab_config.gradescope_wall_s())
             )
             result = grader.grade(staged, settings)
         finally:
@@ -131,7 +131,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--config", required=True)
     args = parser.parse_args(argv)
     config = json.loads(Path(args.config).read_text())
-    profile = os.environ.get("DTLAB_GRADESCOPE_PROFILE", config.get("profile", "grading"))
+    profile = dtlab_config.gradescope_profile(config.get("profile", "grading"))
     results = run(Path(args.root), config["chapter"], profile)
     print(f"dtlab: {results['score']} points → {Path(args.root) / 'results' / 'results.json'}")
     return 0

@@ -20,7 +20,7 @@ import os
 import warnings
 from pathlib import Path
 
-from graders import catalog
+from graders import catalog, config
 from graders.i18n import t
 from graders.plugin.results import PASSED
 
@@ -36,8 +36,7 @@ class ChapterGrader:
 
     @property
     def profile(self) -> str:
-        default = "grading" if os.environ.get("NBGRADER_EXECUTION") == "autograde" else "student"
-        return os.environ.get("DTLAB_NOTEBOOK_PROFILE", default)
+        return config.notebook_profile()
 
     def grade(self):
         """Grade the chapter's files in this folder (once); returns the student's result."""

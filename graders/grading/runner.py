@@ -20,7 +20,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from graders import catalog
+from graders import catalog, config
 from graders.grading import sandbox
 from graders.grading.intake import Staged
 from graders.impl import KIT_ROOT
@@ -143,7 +143,7 @@ def grade(staged: Staged, settings: Settings, server, base: Path, slot: int = 0)
     workdir = prepare(staged, settings, base)
     root_dir = Path(str(workdir) + ".root")
     root_dir.mkdir()
-    uid = sandbox.BASE_UID + slot if isolation.drop_uid else None
+    uid = config.sandbox_uid() + slot if isolation.drop_uid else None
     if uid is not None:
         for path in [workdir, *workdir.rglob("*")]:
             os.lchown(path, uid, uid)

@@ -40,6 +40,8 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from graders import config
+
 CLONE_NEWNS = 0x00020000
 CLONE_NEWUTS = 0x04000000
 CLONE_NEWIPC = 0x08000000
@@ -51,9 +53,6 @@ MNT_DETACH = 2
 PR_SET_PDEATHSIG, PR_SET_DUMPABLE, PR_SET_CHILD_SUBREAPER, PR_SET_NO_NEW_PRIVS = 1, 4, 36, 38
 _SYS_PIVOT_ROOT = {"x86_64": 155, "aarch64": 41}.get(platform.machine())
 SIOCGIFFLAGS, SIOCSIFFLAGS, IFF_UP = 0x8913, 0x8914, 0x1
-
-#: The uid of the first job slot when grading as root (slot k runs as BASE_UID + k).
-BASE_UID = int(os.environ.get("DTLAB_SANDBOX_UID", "52000"))
 
 
 @dataclass(frozen=True)
@@ -363,7 +362,7 @@ def probe() -> Isolation:
     """Which layers work here (call it in a fresh, single-threaded process)."""
     notes = []
     as_root = os.geteuid() == 0
-    off = os.environ.get("DTLAB_SANDBOX") == "off"
+    off = config.sandbox_mode() == "off"
     cgroup, why = ("", "cgroup disabled by DTLAB_SANDBOX=off") if off else _cgroup_version(Limits())
     if not cgroup:
         notes.append(why + ": memory and process ceilings are per process only")
@@ -374,9 +373,10 @@ def probe() -> Isolation:
         )
         if why:
             notes.append(why)
-        drop_uid = pivot or _uid_can_run_python(BASE_UID)
+        drop_uid = pivot or _uid_can_run_python(config.sandbox_uid())
         if not drop_uid:
-            notes.append(f"uid {BASE_UID} cannot read the Python installation: graded code would run as root")
+            uid = config.sandbox_uid()
+            notes.append(f"uid {uid} cannot read the Python installation: graded code would run as root")
     else:
         notes.append(
             "not root: graded code runs as the grading user, with that user's view of files, "
@@ -436,7 +436,7 @@ class UnsafeIsolation(RuntimeError):
 
 
 def require_safe(isolation: Isolation) -> None:
-    if os.geteuid() == 0 and not isolation.drop_uid and os.environ.get("DTLAB_SANDBOX") != "unsafe":
+    if os.geteuid() == 0 and not isolation.drop_uid and config.sandbox_mode() != "unsafe":
         raise UnsafeIsolation(
             "refusing to run graded code as root without an unprivileged uid to switch to "
             f"({isolation.describe()}); set DTLAB_SANDBOX=unsafe to do it anyway"
@@ -451,7 +451,7 @@ def detect() -> Isolation:
     """
     global _PROBED
     if _PROBED is None:
-        if os.environ.get("DTLAB_SANDBOX") == "unsafe":
+        if config.sandbox_mode() == "unsafe":
             _PROBED = Isolation(notes=("sandbox disabled by DTLAB_SANDBOX=unsafe",))
         else:
             import subprocess

@@ -1,4 +1,4 @@
-"""The object graders call to run student code: the ``world`` fixture.
+"""The object graders call to run student code: the ``harness`` fixture.
 
 It adds to :class:`graders.world.pool.WorldPool` what every exercise needs before and after
 its code runs: the submitted file must exist and compile, the static scan must find no way
@@ -10,12 +10,11 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from graders import catalog
 from graders.comm.static_scan import BYPASS, REVIEW, scan_file
 from graders.errors import BannedCall, IntegrityFailure, NotStarted, SubmissionError
 from graders.impl import Impl
 from graders.world.pool import RunResult, WorldPool
-from graders.world.task import spec_of
+from graders.world.task import TaskSpec, spec_of
 
 
 class Harness:
@@ -25,7 +24,7 @@ class Harness:
 
     def run(self, task, impl: Impl, case, *, deadline: float | None = None, seed: int = 0) -> RunResult:
         spec = spec_of(task)
-        self.check_source(spec.exercise, impl)
+        self.check_source(spec, impl)
         try:
             result = self.pool.run(task, impl, case, deadline=deadline, seed=seed)
         except BannedCall as exc:
@@ -42,26 +41,26 @@ class Harness:
             )
         return result
 
-    def check_source(self, exercise_id: str, impl: Impl) -> None:
+    def check_source(self, spec: TaskSpec, impl: Impl) -> None:
         """Fail fast, before any worker runs, on a missing file, a syntax error or a bypass."""
-        exercise = catalog.exercise(exercise_id)
-        path = impl.source(exercise.chapter, exercise.module)
+        exercise_id, symbol = spec.exercise, spec.symbol
+        path = impl.source(exercise_id.split(".")[0], spec.module)
         scan = scan_file(path)
         if scan is None:
             raise NotStarted(exercise_id, f"{path.name} is missing")
         if scan.syntax_error:
             raise SubmissionError(f"{exercise_id}: {path.name} does not compile ({scan.syntax_error}).")
-        if exercise.symbol in scan.untouched:
+        if symbol in scan.untouched:
             raise NotStarted(exercise_id)  # still the generated stub: no need to start a world
-        for finding in scan.for_symbol(exercise.symbol, REVIEW):
+        for finding in scan.for_symbol(symbol, REVIEW):
             self.integrity[exercise_id].add(f"{path.name} {finding}")
-        bypasses = scan.for_symbol(exercise.symbol, BYPASS)
+        bypasses = scan.for_symbol(symbol, BYPASS)
         if bypasses:
             for finding in bypasses:
                 self.integrity[exercise_id].add(f"{path.name} {finding}")
             listing = "\n".join(f"  {path.name} {f}" for f in bypasses)
             raise IntegrityFailure(
-                f"{exercise_id}: the code of {exercise.symbol} goes around the graders' guard:\n{listing}\n"
+                f"{exercise_id}: the code of {symbol} goes around the graders' guard:\n{listing}\n"
                 "hint: use only the public torch.distributed calls the exercise allows; "
                 "these constructs are not accepted in a submission."
             )

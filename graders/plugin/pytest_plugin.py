@@ -2,18 +2,21 @@
 
 * ``--impl exercises|solutions|PATH`` chooses what is graded;
 * hypothesis profiles ``student`` (default), ``grading`` and ``ci`` (``--hypothesis-profile``);
-* fixtures ``world`` (the persistent worker world, one per session) and ``impl``;
+* fixtures ``harness`` (runs graded code in the persistent worker world) and ``impl``;
 * one line of feedback per failed exercise test instead of a traceback from inside the kit;
 * an end-of-run table of points per exercise, and ``--dtlab-report FILE`` for a JSON gradebook.
+
+The plugin is lazy: a pytest run that collects no grader (another project's tests, a chapter
+that does not exist) starts nothing and loads no profile. The first grader file collected
+starts the worker fork server, which imports torch while pytest goes on collecting.
 """
 
 from __future__ import annotations
 
-import os
-
 import pytest
 
-from graders.errors import BannedCall, GradingFailure, Halt, NotStarted, StudentError
+from graders import config as dtlab_config
+from graders.errors import BannedCall, FailureKind, GradingFailure, Halt, NotStarted, StudentError
 from graders.i18n import LANGS, t
 from graders.impl import Impl, ImplNotFound
 from graders.plugin.marker import MARKER
@@ -22,20 +25,22 @@ from graders.plugin.results import FAILED, NOT_STARTED, PASSED, Gradebook
 _GRADEBOOK = pytest.StashKey[Gradebook]()
 _HARNESS = pytest.StashKey[object]()
 _POOL = pytest.StashKey[object]()
+_FORK_SERVER = pytest.StashKey[object]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("dtlab", "dtlab grading")
     group.addoption(
         "--impl",
-        default=os.environ.get("DTLAB_IMPL", "exercises"),
-        help="what to grade: exercises (the stubs), solutions, or a submission folder",
+        default=None,
+        help="what to grade: exercises (the stubs), solutions, or a submission folder "
+        "(default: $DTLAB_IMPL, else exercises)",
     )
     group.addoption(
         "--lang",
-        default=os.environ.get("DTLAB_LANG", "en"),
+        default=None,
         choices=LANGS,
-        help="language of the summary and feedback words",
+        help="language of the summary and feedback words (default: $DTLAB_LANG, else en)",
     )
     group.addoption("--dtlab-report", default=None, metavar="FILE", help="write the gradebook as JSON")
     group.addoption(
@@ -43,55 +48,79 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         type=float,
         default=None,
         metavar="SECONDS",
-        help="deadline of one task in the worker world (default 10 s)",
+        help="deadline of one task in the worker world (default: $DTLAB_DEADLINE, else 10 s)",
     )
 
 
-_EARLY_POOL: list = []  # the fork server started before configure
-
-
 @pytest.hookimpl(tryfirst=True)
-def pytest_load_initial_conftests(
-    early_config: pytest.Config, parser: pytest.Parser, args: list[str]
-) -> None:
-    """Start the worker fork server first thing: it imports torch (~3 s) while pytest starts up."""
-    if not any(a in ("--co", "--collect-only", "--help", "-h", "--version") for a in args):
-        import tempfile
-
-        from graders.world.fork_server import ForkServer
-
-        zygote = ForkServer(tempfile.mkdtemp(prefix="dtlab-worlds-"))
-        zygote.start()
-        _EARLY_POOL.append(zygote)
+def pytest_load_initial_conftests(early_config, parser, args) -> None:
     from graders.plugin import profiles
 
-    profiles.register()  # before hypothesis reads --hypothesis-profile
+    profiles.register()  # before hypothesis reads --hypothesis-profile; registering costs nothing
 
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", f"{MARKER}(exercise, part): the exercise part a test grades")
-    from hypothesis import settings
-
     from graders.plugin import profiles
 
     profiles.register()  # idempotent; pytest may skip the early hook for conftest-less runs
-
-    if not config.getoption("hypothesis_profile", None):
-        settings.load_profile(os.environ.get("DTLAB_PROFILE", profiles.DEFAULT_PROFILE))
     try:
-        impl = Impl.resolve(config.getoption("impl"))
+        impl = Impl.resolve(impl_option(config))
     except ImplNotFound as exc:
         raise pytest.UsageError(str(exc)) from None
-    config.stash[_GRADEBOOK] = Gradebook(impl=impl.label, profile=settings.get_current_profile_name())
-    if _EARLY_POOL:
-        config.stash[_POOL] = _start_pool(config, _EARLY_POOL.pop())
+    config.stash[_GRADEBOOK] = Gradebook(impl=impl.label)
 
 
-def _start_pool(config: pytest.Config, zygote=None):
-    from graders.world.pool import DEFAULT_DEADLINE, WorldPool
+def impl_option(config: pytest.Config) -> str:
+    return config.getoption("impl") or dtlab_config.impl()
 
-    pool = WorldPool(deadline=config.getoption("dtlab_deadline") or DEFAULT_DEADLINE, fork_server=zygote)
-    pool.warm_up()
+
+def lang_option(config: pytest.Config) -> str:
+    return config.getoption("lang") or dtlab_config.lang()
+
+
+def pytest_collect_file(file_path, parent) -> None:
+    """A grader file is about to be imported: load the default profile (``fewer_examples`` reads
+    it at import) and start the fork server, so torch imports there while pytest collects."""
+    if file_path.suffix == ".py" and file_path.name.startswith("test_") and _mentions_graders(file_path):
+        _activate(parent.config)
+
+
+def _mentions_graders(path) -> bool:
+    try:
+        return "graders" in path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return False
+
+
+def _activate(config: pytest.Config) -> None:
+    if _FORK_SERVER in config.stash:
+        return
+    from hypothesis import settings
+
+    if not config.getoption("hypothesis_profile", None):
+        settings.load_profile(dtlab_config.profile())
+    if any(a in ("--co", "--collect-only") for a in config.invocation_params.args):
+        config.stash[_FORK_SERVER] = None
+        return
+    import tempfile
+
+    from graders.world.fork_server import ForkServer
+
+    server = ForkServer(tempfile.mkdtemp(prefix="dtlab-worlds-"))
+    server.start()
+    config.stash[_FORK_SERVER] = server
+
+
+def _pool(config: pytest.Config):
+    pool = config.stash.get(_POOL, None)
+    if pool is None:
+        from graders.world.pool import WorldPool
+
+        _activate(config)
+        pool = WorldPool(deadline=config.getoption("dtlab_deadline"), fork_server=config.stash[_FORK_SERVER])
+        pool.warm_up()
+        config.stash[_POOL] = pool
     return pool
 
 
@@ -99,24 +128,23 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     pool = config.stash.get(_POOL, None)
     if pool is not None:
         pool.close()
-
-
-def _gradebook(config: pytest.Config) -> Gradebook:
-    return config.stash[_GRADEBOOK]
+    elif config.stash.get(_FORK_SERVER, None) is not None:
+        config.stash[_FORK_SERVER].close()
 
 
 def gradebook_of(config: pytest.Config) -> Gradebook:
     """The run's gradebook (complete once the terminal summary has been written)."""
-    return _gradebook(config)
+    return config.stash[_GRADEBOOK]
 
 
 @pytest.fixture(scope="session")
 def impl(request: pytest.FixtureRequest) -> Impl:
-    return Impl.resolve(request.config.getoption("impl"))
+    return Impl.resolve(impl_option(request.config))
 
 
 @pytest.fixture(scope="session")
-def world(request: pytest.FixtureRequest):
+def harness(request: pytest.FixtureRequest):
+    """The :class:`~graders.plugin.harness.Harness` that runs graded code in the worker world."""
     import torch
 
     from graders.plugin.harness import Harness
@@ -125,28 +153,26 @@ def world(request: pytest.FixtureRequest):
     # thread only spins, and on a busy 2-core machine it makes them ~20x slower.
     torch.set_num_threads(1)
     config = request.config
-    pool = config.stash.get(_POOL, None) or _start_pool(config)
-    config.stash[_POOL] = pool
-    harness = Harness(pool)
-    config.stash[_HARNESS] = harness
-    return harness
+    found = config.stash.get(_HARNESS, None)
+    if found is None:
+        found = Harness(_pool(config))
+        config.stash[_HARNESS] = found
+    return found
 
 
-def _classify(excinfo) -> tuple[str, str, str]:
+def _classify(exc: BaseException) -> tuple[str, FailureKind, str]:
     """(status, kind, message) for a failed exercise test."""
-    exc = excinfo.value
     if isinstance(exc, NotStarted):
-        return NOT_STARTED, "not started", str(exc)
+        return NOT_STARTED, FailureKind.NOT_STARTED, str(exc)
     if isinstance(exc, Halt):
-        kind = {"hang": "hang", "crash": "crash", "error": "error"}.get(exc.kind, exc.kind)
-        return FAILED, kind, exc.report
+        return FAILED, exc.kind, exc.report
     if isinstance(exc, BannedCall):
-        return FAILED, "banned", str(exc)
+        return FAILED, FailureKind.BANNED, str(exc)
     if isinstance(exc, StudentError):
-        return FAILED, "error", str(exc)
+        return FAILED, FailureKind.ERROR, str(exc)
     if isinstance(exc, GradingFailure):
-        return FAILED, "wrong", str(exc)
-    return FAILED, "internal", ""
+        return FAILED, FailureKind.WRONG, str(exc)
+    return FAILED, FailureKind.INTERNAL, ""
 
 
 @pytest.hookimpl(wrapper=True)
@@ -155,22 +181,21 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
     marker = item.get_closest_marker(MARKER)
     if marker is None or report.when != "call":
         if marker is not None and report.when == "setup" and report.failed:
-            _gradebook(item.config).record(*marker.args, FAILED, "internal", str(report.longrepr))
+            gradebook_of(item.config).record(*marker.args, FAILED, FailureKind.INTERNAL, str(report.longrepr))
         return report
     exercise_id, part = marker.args
-    book = _gradebook(item.config)
+    book = gradebook_of(item.config)
     if report.passed:
         book.record(exercise_id, part, PASSED)
         return report
     if call.excinfo is None:
         return report
-    status, kind, message = _classify(call.excinfo)
-    book.record(
-        exercise_id, part, status, kind, message, _draw_figures(item.config, call.excinfo, exercise_id, part)
-    )
+    status, kind, message = _classify(call.excinfo.value)
+    figures = _draw_figures(item.config, call.excinfo, exercise_id, part)
+    book.record(exercise_id, part, status, kind, message, figures)
     report.sections = [(name, text) for name, text in report.sections if "Hypothesis" not in name]
-    if kind != "internal":
-        lang = item.config.getoption("lang")
+    if kind != FailureKind.INTERNAL:
+        lang = lang_option(item.config)
         label = f"{exercise_id} [{part}]"
         if status == NOT_STARTED:
             detail = message.split("(", 1)[1].rstrip(")") if "(" in message else t("not started detail", lang)
@@ -196,11 +221,14 @@ def _draw_figures(config: pytest.Config, excinfo, exercise_id: str, part: str) -
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config) -> None:
-    book = _gradebook(config)
+    from hypothesis import settings
+
+    book = gradebook_of(config)
+    book.profile = settings.get_current_profile_name()
     harness = config.stash.get(_HARNESS, None)
     if harness is not None:
         book.integrity = {k: sorted(v) for k, v in harness.integrity.items()}
-    table = book.render(config.getoption("lang"))
+    table = book.render(lang_option(config))
     if table:
         terminalreporter.section(f"dtlab · {book.impl} · profile {book.profile}")
         terminalreporter.write_line(table)

@@ -10,11 +10,11 @@ the next task, so one bad example never leaks into the next.
 from __future__ import annotations
 
 import atexit
-import os
 import shutil
 import tempfile
 from dataclasses import dataclass, field
 
+from graders import config
 from graders.comm.trace import Traces, parse
 from graders.errors import (
     BannedCall,
@@ -29,7 +29,6 @@ from graders.world.fork_server import ForkServer
 from graders.world.process_world import Collected, ProcessWorld
 from graders.world.task import TaskSpec, spec_of
 
-DEFAULT_DEADLINE = float(os.environ.get("DTLAB_DEADLINE", "10"))
 ERROR_GRACE = 1.0
 
 
@@ -51,11 +50,11 @@ class WorldPool:
     def __init__(
         self,
         *,
-        deadline: float = DEFAULT_DEADLINE,
+        deadline: float | None = None,
         pg_timeout: float = 30.0,
         fork_server: ForkServer | None = None,
     ):
-        self.deadline = deadline
+        self.deadline = config.deadline() if deadline is None else deadline
         self.pg_timeout = pg_timeout
         self.base_dir = fork_server.base_dir if fork_server else tempfile.mkdtemp(prefix="dtlab-worlds-")
         self.fork_server = fork_server or ForkServer(self.base_dir)

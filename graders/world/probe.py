@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from graders.comm.recorder import COLLECTIVES
+from graders.catalog import COLLECTIVES, Exercise
 from graders.world.task import task
 from graders.world.values import plain
 
@@ -19,13 +19,18 @@ class ProbeCase:
     fn: str
 
 
-@task(exercise="probe.call", module="probe", banned=frozenset(COLLECTIVES))
+#: The probes are not exercises of the catalog: they test the world itself.
+PROBE = Exercise("probe.call", "probe", "", {}, banned=COLLECTIVES)
+PROBE_BANNING_ADAMW = Exercise("probe.call", "probe", "", {}, banned=frozenset({"torch.optim.AdamW"}))
+
+
+@task(PROBE)
 def call(ctx, case):
     with ctx.student_code() as probe:
         return plain(getattr(probe, case.fn)(ctx.rank, ctx.world_size))
 
 
-@task(exercise="probe.call", module="probe", banned=frozenset({"torch.optim.AdamW"}))
+@task(PROBE_BANNING_ADAMW)
 def call_banning_adamw(ctx, case):
     with ctx.student_code() as probe:
         value = plain(getattr(probe, case.fn)(ctx.rank, ctx.world_size))

@@ -1,9 +1,11 @@
 """Grader tasks: functions that run inside worker processes, referenced by name from the driver.
 
-A task is a plain function ``fn(ctx, case) -> plain data`` decorated with :func:`task`. The
-driver sends only its dotted name and the case; the worker imports the task's module (kit
-code), builds a :class:`TaskContext`, and runs it. Student code is reached only through
-``ctx.student_code()``, inside which the recorder traces and guards ``torch.distributed``.
+A task is a plain function ``fn(ctx, case) -> plain data`` decorated with
+``@task("chN.exercise")``. The exercise's catalog entry says which file is graded and what is
+banned. The driver sends only the task's dotted name and the case; the worker imports the
+task's module (kit code), builds a :class:`TaskContext`, and runs it. Student code is reached
+only through ``ctx.student_code()``, inside which the recorder traces and guards
+``torch.distributed``.
 """
 
 from __future__ import annotations
@@ -17,20 +19,27 @@ from typing import Any
 
 import torch.distributed as dist
 
+from graders import catalog
+from graders.catalog import Exercise
+
 
 @dataclass(frozen=True)
 class TaskSpec:
     exercise: str
     module: str
+    symbol: str
     banned: frozenset[str] = field(default_factory=frozenset)
     ref: str = ""
 
 
-def task(*, exercise: str, module: str, banned: frozenset[str] | tuple[str, ...] = ()):
-    """Declare a worker task for ``exercise`` that grades ``module`` (a file stem)."""
+def task(exercise: str | Exercise):
+    """Declare a worker task for ``exercise``: a catalog id, or an :class:`Exercise` of the kit's
+    own tests (the world's probes), which the catalog does not list."""
+    entry = catalog.exercise(exercise) if isinstance(exercise, str) else exercise
 
     def decorate(fn: Callable[..., Any]) -> Callable[..., Any]:
-        fn.dtlab_task = TaskSpec(exercise, module, frozenset(banned), f"{fn.__module__}:{fn.__qualname__}")
+        ref = f"{fn.__module__}:{fn.__qualname__}"
+        fn.dtlab_task = TaskSpec(entry.id, entry.module, entry.symbol, frozenset(entry.banned), ref)
         return fn
 
     return decorate

@@ -1,7 +1,7 @@
 """The worker process: one rank of a persistent gloo world.
 
-Started by :mod:`graders.world.pool` as ``python -m graders.world.worker``. It joins the
-process group once, then serves tasks until its connection closes. Messages from the driver
+Forked by the fork server (:mod:`graders.world.fork_server`) for every rank of a world. It
+joins the process group once, then serves tasks until its connection closes. Messages from the driver
 are trusted (pickled); every message back is encoded with :mod:`graders.world.wire`.
 """
 

@@ -40,8 +40,8 @@ REPLICA_HINT = (
 @LARGE
 @given(case=large_float_cases())
 @example(case=cases.build_collective(3, None, (30_001,), "float32", "sum", seed=11, show=SHOW))
-def test_ring_all_reduce_leaves_identical_replicas(world, impl, case):
-    run = world.run(tasks.ring_all_reduce, impl, case)
+def test_ring_all_reduce_leaves_identical_replicas(harness, impl, case):
+    run = harness.run(tasks.ring_all_reduce, impl, case)
     first = case.ranks[0]
     for rank in case.ranks:
         assert_tensor_equal(
@@ -63,8 +63,8 @@ def test_ring_all_reduce_leaves_identical_replicas(world, impl, case):
 @exercise("ch2.ring_all_reduce", part="ring")
 @LARGE
 @given(case=large_float_cases())
-def test_ring_all_reduce_bandwidth_on_large_tensors(world, impl, case):
-    run = world.run(tasks.ring_all_reduce, impl, case)
+def test_ring_all_reduce_bandwidth_on_large_tensors(harness, impl, case):
+    run = harness.run(tasks.ring_all_reduce, impl, case)
     assert_ring_neighbours_only(run.traces, case.ranks, case)
     assert_bytes_sent_at_most(
         run.traces,

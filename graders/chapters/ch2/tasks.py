@@ -7,12 +7,8 @@ group's creation, which torch requires of every rank).
 
 from __future__ import annotations
 
-from graders.comm.recorder import COLLECTIVES
 from graders.world.task import task
 from graders.world.values import plain
-
-#: Chapter 2 builds collectives from point-to-point calls: every built-in collective is banned.
-P2P_ONLY = frozenset(COLLECTIVES)
 
 
 def _member_input(ctx, case):
@@ -23,7 +19,7 @@ def _member_input(ctx, case):
     return group, case.inputs[ctx.group_rank(case.group)].clone()
 
 
-@task(exercise="ch2.ring_shift", module="collectives", banned=P2P_ONLY)
+@task("ch2.ring_shift")
 def ring_shift(ctx, case):
     group, tensor = _member_input(ctx, case)
     if tensor is None:
@@ -33,7 +29,7 @@ def ring_shift(ctx, case):
     return {"returned": plain(returned), "input_after": tensor}
 
 
-@task(exercise="ch2.broadcast", module="collectives", banned=P2P_ONLY)
+@task("ch2.broadcast")
 def broadcast(ctx, case):
     group, tensor = _member_input(ctx, case)
     if tensor is None:
@@ -43,7 +39,7 @@ def broadcast(ctx, case):
     return {"returned": plain(returned), "tensor": tensor}
 
 
-@task(exercise="ch2.reduce", module="collectives", banned=P2P_ONLY)
+@task("ch2.reduce")
 def reduce(ctx, case):
     group, tensor = _member_input(ctx, case)
     if tensor is None:
@@ -53,7 +49,7 @@ def reduce(ctx, case):
     return {"returned": plain(returned), "tensor": tensor}
 
 
-@task(exercise="ch2.ring_all_gather", module="collectives", banned=P2P_ONLY)
+@task("ch2.ring_all_gather")
 def ring_all_gather(ctx, case):
     group, tensor = _member_input(ctx, case)
     if tensor is None:
@@ -63,7 +59,7 @@ def ring_all_gather(ctx, case):
     return {"returned": plain(returned), "input_after": tensor}
 
 
-@task(exercise="ch2.ring_reduce_scatter", module="collectives", banned=P2P_ONLY)
+@task("ch2.ring_reduce_scatter")
 def ring_reduce_scatter(ctx, case):
     group, tensor = _member_input(ctx, case)
     if tensor is None:
@@ -73,7 +69,7 @@ def ring_reduce_scatter(ctx, case):
     return {"returned": plain(returned), "input_after": tensor}
 
 
-@task(exercise="ch2.ring_all_reduce", module="collectives", banned=P2P_ONLY)
+@task("ch2.ring_all_reduce")
 def ring_all_reduce(ctx, case):
     group, tensor = _member_input(ctx, case)
     if tensor is None:
@@ -83,7 +79,7 @@ def ring_all_reduce(ctx, case):
     return {"returned": plain(returned), "tensor": tensor}
 
 
-@task(exercise="ch2.all_to_all", module="collectives", banned=P2P_ONLY)
+@task("ch2.all_to_all")
 def all_to_all(ctx, case):
     group = ctx.group(case.group)
     if not ctx.in_group(case.group):
@@ -97,7 +93,7 @@ def all_to_all(ctx, case):
 # -- cost model --------------------------------------------------------------------------------
 
 
-@task(exercise="ch2.bytes_sent_per_rank", module="cost_model")
+@task("ch2.bytes_sent_per_rank")
 def bytes_sent_per_rank(ctx, case):
     with ctx.student_code() as student:
         return plain(
@@ -105,7 +101,7 @@ def bytes_sent_per_rank(ctx, case):
         )
 
 
-@task(exercise="ch2.alpha_beta_time", module="cost_model")
+@task("ch2.alpha_beta_time")
 def alpha_beta_time(ctx, case):
     with ctx.student_code() as student:
         return plain(
@@ -115,7 +111,7 @@ def alpha_beta_time(ctx, case):
         )
 
 
-@task(exercise="ch2.bus_bandwidth", module="cost_model")
+@task("ch2.bus_bandwidth")
 def bus_bandwidth(ctx, case):
     with ctx.student_code() as student:
         return plain(student.bus_bandwidth(case.collective, case.nbytes, case.n, case.seconds))
@@ -130,7 +126,7 @@ _MEASURED_CALLS = {
 }
 
 
-@task(exercise="ch2.bytes_sent_per_rank", module="cost_model", banned=P2P_ONLY)
+@task("ch2.bytes_sent_per_rank")
 def measured_traffic(ctx, case):
     """Run the student's own collective (traced), then ask their cost model for its prediction."""
     tensor = case.inputs[ctx.rank].clone()

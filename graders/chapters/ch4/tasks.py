@@ -11,15 +11,11 @@ from __future__ import annotations
 
 import torch
 
-from graders.comm.recorder import COLLECTIVES
 from graders.training import data_parallel_steps, trainable
 from graders.training.ledger import reachable_tensor_bytes
 from graders.training.models import named_parameters
 from graders.world.task import task
 from graders.world.values import plain
-
-TORCH_DDP = "torch.nn.parallel.DistributedDataParallel"
-TORCH_FSDP = ("torch.distributed.fsdp.FullyShardedDataParallel", "torch.distributed.fsdp.fully_shard")
 
 
 def _member(ctx, case):
@@ -38,7 +34,7 @@ def _perturb_unless_first(model: torch.nn.Module, me: int) -> None:
 # -- parameter server -------------------------------------------------------------------------------
 
 
-@task(exercise="ch4.param_server", module="param_server", banned=frozenset(COLLECTIVES))
+@task("ch4.param_server")
 def param_server(ctx, case):
     group, me = _member(ctx, case)
     if me is None:
@@ -80,7 +76,7 @@ def _train_ddp(ctx, student, case, group, me):
     )
 
 
-@task(exercise="ch4.ddp", module="ddp", banned=frozenset({TORCH_DDP}))
+@task("ch4.ddp")
 def ddp(ctx, case):
     group, me = _member(ctx, case)
     if me is None:
@@ -90,7 +86,7 @@ def ddp(ctx, case):
     return {"history": history}
 
 
-@task(exercise="ch4.ddp", module="ddp", banned=frozenset({TORCH_DDP}))
+@task("ch4.ddp")
 def ddp_and_torch_ddp(ctx, case):
     """The student's DDP, then torch's DistributedDataParallel (kit code) on the same data."""
     group, me = _member(ctx, case)
@@ -120,7 +116,7 @@ def ddp_and_torch_ddp(ctx, case):
 # -- sharded data parallelism ------------------------------------------------------------------------
 
 
-@task(exercise="ch4.fsdp", module="fsdp", banned=frozenset({TORCH_DDP, *TORCH_FSDP}))
+@task("ch4.fsdp")
 def fsdp(ctx, case):
     """History of (this rank's flat_param, the frozen parameters), and measured bytes held."""
     group, me = _member(ctx, case)

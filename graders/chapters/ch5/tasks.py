@@ -27,14 +27,6 @@ from graders.training.models import (
 from graders.world.task import task
 from graders.world.values import plain
 
-#: The ready-made versions of what this chapter builds.
-BANNED = (
-    "torch.distributed.optim.ZeroRedundancyOptimizer",
-    "torch.nn.parallel.DistributedDataParallel",
-    "torch.distributed.fsdp.FullyShardedDataParallel",
-    "torch.distributed.fsdp.fully_shard",
-)
-
 
 def _local_batches(case, group_rank: int):
     global_batches = make_batches(case.data_seed, case.steps, case.rows * case.n)
@@ -79,12 +71,12 @@ def _zero1(student, model, optimizer_cls, group, case):
     return student.Zero1Optimizer(model.parameters(), optimizer_cls, group=group, **case.optimizer.hparams)
 
 
-@task(exercise="ch5.zero1", module="zero", banned=BANNED)
+@task("ch5.zero1")
 def zero1_train(ctx, case):
     return _train_with_optimizer(ctx, case, lambda *a: _zero1(*a, case))
 
 
-@task(exercise="ch5.zero1", module="zero", banned=BANNED)
+@task("ch5.zero1")
 def zero1_against_torch(ctx, case):
     """The student's ZeRO-1, then torch's ZeroRedundancyOptimizer on the same data and ranks."""
     from torch.distributed.optim import ZeroRedundancyOptimizer  # preloaded by the workers
@@ -125,12 +117,12 @@ def _zero2(student, model, optimizer_cls, group, case):
     )
 
 
-@task(exercise="ch5.zero2", module="zero", banned=BANNED)
+@task("ch5.zero2")
 def zero2_train(ctx, case):
     return _train_with_optimizer(ctx, case, lambda *a: _zero2(*a, case))
 
 
-@task(exercise="ch5.zero2", module="zero", banned=BANNED)
+@task("ch5.zero2")
 def zero2_measured(ctx, case):
     """As zero2_train, and the gradient memory the optimizer holds when backward ends."""
     return _train_with_optimizer(ctx, case, lambda *a: _zero2(*a, case), measure=True)
@@ -182,18 +174,18 @@ def _train_zero3(ctx, case, *, measure: bool):
     return {"history": history, "memory": memory}
 
 
-@task(exercise="ch5.zero3", module="zero", banned=BANNED)
+@task("ch5.zero3")
 def zero3_train(ctx, case):
     return _train_zero3(ctx, case, measure=False)
 
 
-@task(exercise="ch5.zero3", module="zero", banned=BANNED)
+@task("ch5.zero3")
 def zero3_measured(ctx, case):
     """As zero3_train, and what the rank holds when forward ends, after backward, between steps."""
     return _train_zero3(ctx, case, measure=True)
 
 
-@task(exercise="ch5.offload", module="offload", banned=BANNED)
+@task("ch5.offload")
 def offload_train(ctx, case):
     model = build_model(case.seed, dtype=torch.bfloat16)
     params = trainable(model)
@@ -247,11 +239,11 @@ def _ask(ctx, fn_name, *args, **kwargs):
             return {"raised": "ValueError"}
 
 
-@task(exercise="ch5.zero_memory_per_gpu", module="zero_cost")
+@task("ch5.zero_memory_per_gpu")
 def zero_memory_per_gpu(ctx, case):
     return _ask(ctx, "zero_memory_per_gpu", case.stage, case.n_params, case.world, k=case.k)
 
 
-@task(exercise="ch5.zero_comm_volume", module="zero_cost")
+@task("ch5.zero_comm_volume")
 def zero_comm_volume(ctx, case):
     return _ask(ctx, "zero_comm_volume", case.stage, case.n_params, case.world)

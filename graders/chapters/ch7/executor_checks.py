@@ -111,7 +111,7 @@ _SCHEDULE_TASKS = {
 }
 
 
-def run_own_schedule(world, impl, case: cases.OwnScheduleCase):
+def run_own_schedule(harness, impl, case: cases.OwnScheduleCase):
     """Ask your schedules.py for a schedule, then run your executor on it.
 
     Returns (run, pipeline case). A deadlocking schedule hangs for real: the world's hang report
@@ -120,11 +120,11 @@ def run_own_schedule(world, impl, case: cases.OwnScheduleCase):
     """
     exercise_id, task = _SCHEDULE_TASKS[case.name]
     try:
-        raw = world.run(task, impl, cases.ScheduleCase(case.p, case.m))[0]
+        raw = harness.run(task, impl, cases.ScheduleCase(case.p, case.m))[0]
     except NotStarted:
         kit_order = cases.gpipe_order if case.name == "gpipe" else cases.one_f_one_b_order
         probe = cases.pipeline_example(case.p, None, case.m, case.name, schedule=kit_order(case.p, case.m))
-        world.run(tasks.run_pipeline, impl, probe)  # a stub executor is "not started" itself
+        harness.run(tasks.run_pipeline, impl, probe)  # a stub executor is "not started" itself
         fail(f"this check runs your executor on your own {exercise_id}, which is not started yet.", case)
     except GradingFailure as exc:
         fail(f"your {exercise_id} failed, so your executor cannot run it:\n{exc}", case)
@@ -137,7 +137,7 @@ def run_own_schedule(world, impl, case: cases.OwnScheduleCase):
         case.p, None, case.m, f"your {case.name}", seed=case.seed, schedule=schedule
     )
     try:
-        return world.run(tasks.run_pipeline, impl, pipeline), pipeline
+        return harness.run(tasks.run_pipeline, impl, pipeline), pipeline
     except TaskHang as exc:
         if not sim.deadlocked:
             raise

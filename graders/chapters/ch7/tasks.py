@@ -14,36 +14,30 @@ import torch.nn.functional as F
 from torch import nn
 
 from graders.chapters.ch7.simulator import describe_need, inputs_of, label
-from graders.comm.recorder import COLLECTIVES
 from graders.training.models import build_pipeline
 from graders.world.task import task
 from graders.world.values import plain
 
-#: Schedules and the executor are built by hand: importing torch's pipelining package (its
-#: schedules, stages and runtime) is refused in student code, and so are the collectives.
-TORCH_PIPELINING = frozenset({"torch.distributed.pipelining.*"})
-EXECUTOR_BANNED = frozenset(COLLECTIVES) | TORCH_PIPELINING
 
-
-@task(exercise="ch7.gpipe_schedule", module="schedules", banned=TORCH_PIPELINING)
+@task("ch7.gpipe_schedule")
 def gpipe_schedule(ctx, case):
     with ctx.student_code() as student:
         return plain(student.gpipe_schedule(case.p, case.m))
 
 
-@task(exercise="ch7.one_f_one_b_schedule", module="schedules", banned=TORCH_PIPELINING)
+@task("ch7.one_f_one_b_schedule")
 def one_f_one_b_schedule(ctx, case):
     with ctx.student_code() as student:
         return plain(student.one_f_one_b_schedule(case.p, case.m))
 
 
-@task(exercise="ch7.interleaved_1f1b_schedule", module="schedules", banned=TORCH_PIPELINING)
+@task("ch7.interleaved_1f1b_schedule")
 def interleaved_1f1b_schedule(ctx, case):
     with ctx.student_code() as student:
         return plain(student.interleaved_1f1b_schedule(case.p, case.m, case.v))
 
 
-@task(exercise="ch7.bubble_fraction", module="bubble")
+@task("ch7.bubble_fraction")
 def bubble_fraction(ctx, case):
     with ctx.student_code() as student:
         return plain(student.bubble_fraction(case.name, case.p, case.m, v=case.v))
@@ -131,7 +125,7 @@ def _gradients(module: nn.Module) -> dict:
     }
 
 
-@task(exercise="ch7.run_pipeline", module="executor", banned=EXECUTOR_BANNED)
+@task("ch7.run_pipeline")
 def run_pipeline(ctx, case):
     group = ctx.group(case.group)
     if not ctx.in_group(case.group):

@@ -1,0 +1,121 @@
+"""Every environment variable the kit reads, in one place, read when asked (never at import).
+
+Each variable is declared once in :data:`VARIABLES` with its default and its effect; the README's
+table is checked against this list (``tests/test_config.py``). Python code reads them only
+through the accessors below, so a value set after import (by a test, a notebook cell, the
+Gradescope script) still takes effect. Variables marked ``shell`` are read by the kit's shell
+scripts (``scripts/setup.sh``, the Gradescope ``setup.sh`` / ``run_autograder``).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Variable:
+    name: str
+    default: str
+    effect: str
+    read_by: str = "python"  # or "shell"
+
+
+VARIABLES: dict[str, Variable] = {
+    v.name: v
+    for v in (
+        Variable("DTLAB_IMPL", "exercises", "what `pytest` grades when `--impl` is not given"),
+        Variable("DTLAB_LANG", "en", "language of feedback when `--lang` is not given (`en` or `vi`)"),
+        Variable(
+            "DTLAB_PROFILE",
+            "student",
+            "hypothesis profile when `--hypothesis-profile` is not given (`student`, `grading`, `ci`)",
+        ),
+        Variable("DTLAB_DEADLINE", "10", "seconds one task may take in the worker world"),
+        Variable(
+            "DTLAB_SANDBOX",
+            "",
+            "`off`: batch grading without namespaces and cgroup; `unsafe`: without any optional layer "
+            "(trusted code only)",
+        ),
+        Variable("DTLAB_SANDBOX_UID", "52000", "the unprivileged uid of the first grading job (root only)"),
+        Variable(
+            "DTLAB_NOTEBOOK_PROFILE",
+            "",
+            "profile of the nbgrader notebook cells (default: `grading` under `nbgrader autograde`, "
+            "else `student`)",
+        ),
+        Variable("DTLAB_GRADESCOPE_PROFILE", "", "overrides the profile written into the Gradescope zip"),
+        Variable("DTLAB_WALL_S", "900", "wall-clock limit of one Gradescope submission (s)"),
+        Variable("DTLAB_EXTRAS", "dev", "extras `scripts/setup.sh` installs (`dev,dask,nbgrader`)", "shell"),
+        Variable(
+            "DTLAB_TORCH_INDEX",
+            "",
+            "a package index with CPU wheels of torch, for the Gradescope image's `setup.sh`",
+            "shell",
+        ),
+        Variable(
+            "DTLAB_AUTOGRADER_ROOT",
+            "/autograder",
+            "where `run_autograder` finds `submission/` and writes `results/` (for tests)",
+            "shell",
+        ),
+        Variable(
+            "DTLAB_PYTHON", "/autograder/venv/bin/python", "the interpreter `run_autograder` uses", "shell"
+        ),
+    )
+}
+
+
+def get(name: str) -> str:
+    """The variable's value now, or its declared default."""
+    return os.environ.get(name, VARIABLES[name].default)
+
+
+def impl() -> str:
+    return get("DTLAB_IMPL")
+
+
+def lang() -> str:
+    return get("DTLAB_LANG")
+
+
+def profile() -> str:
+    return get("DTLAB_PROFILE")
+
+
+def deadline() -> float:
+    return float(get("DTLAB_DEADLINE"))
+
+
+def sandbox_mode() -> str:
+    """``""`` (every layer this machine allows), ``"off"`` or ``"unsafe"``."""
+    return get("DTLAB_SANDBOX")
+
+
+def sandbox_uid() -> int:
+    return int(get("DTLAB_SANDBOX_UID"))
+
+
+def notebook_profile() -> str:
+    chosen = get("DTLAB_NOTEBOOK_PROFILE")
+    if chosen:
+        return chosen
+    return "grading" if os.environ.get("NBGRADER_EXECUTION") == "autograde" else "student"
+
+
+def gradescope_profile(configured: str) -> str:
+    return get("DTLAB_GRADESCOPE_PROFILE") or configured
+
+
+def gradescope_wall_s() -> float:
+    return float(get("DTLAB_WALL_S"))
+
+
+def markdown_table() -> str:
+    """The README's table of variables."""
+    lines = ["| variable | default | effect |", "| --- | --- | --- |"]
+    for v in VARIABLES.values():
+        default = f"`{v.default}`" if v.default else "(unset)"
+        lines.append(f"| `{v.name}` | {default} | {v.effect} |")
+    return "\n".join(lines)
