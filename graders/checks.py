@@ -10,6 +10,8 @@ allow a different but valid order of floating-point operations, nothing more.
 
 from __future__ import annotations
 
+import math
+
 import torch
 
 from graders.errors import GradingFailure
@@ -96,3 +98,13 @@ def assert_unchanged(before: torch.Tensor, after, *, what: str, case=None) -> No
             case,
             "work on a copy (tensor.clone()) or on freshly allocated buffers.",
         )
+
+
+def assert_number_close(
+    actual, expected: float, what: str, case=None, hint: str = "", *, rel_tol=1e-9, abs_tol=1e-12
+) -> None:
+    """``actual`` must be a number (not a bool) within ``rel_tol`` / ``abs_tol`` of ``expected``."""
+    if not isinstance(actual, int | float) or isinstance(actual, bool):
+        fail(f"{what}: expected a number, got {actual!r}.", case, hint)
+    if not math.isclose(actual, expected, rel_tol=rel_tol, abs_tol=abs_tol):
+        fail(f"{what}: expected {expected!r}, got {actual!r}.", case, hint)

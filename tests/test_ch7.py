@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from graders import figures
-from graders.chapters.ch7 import cases, checks, tasks, timeline, torch_schedules
-from graders.chapters.ch7.executor_checks import explain_deadlock
+from graders.chapters.ch7 import cases, checks, reference, tasks, timeline
+from graders.chapters.ch7.checks import explain_deadlock
 from graders.chapters.ch7.simulator import (
     ScheduleError,
     completeness_problems,
@@ -56,7 +56,7 @@ def test_torch_schedules_are_valid_and_reach_the_formula(name, p, m, v):
     """The private torch APIs we read still work, and their schedules meet the curriculum's
     formulas, for a backward as long as a forward and for one twice as long."""
     chunks = v if name == "interleaved" else 1
-    schedule = torch_schedules.BY_NAME[name](p, m, v)
+    schedule = reference.TORCH_SCHEDULES[name](p, m, v)
     assert not completeness_problems(schedule, m, chunks) and not local_order_problems(schedule, chunks)
     for f_cost, b_cost in ((1, 1), (1, 2)):
         sim = simulate(schedule, p, m, chunks, f_cost, b_cost)
@@ -69,7 +69,7 @@ def test_torch_schedules_are_valid_and_reach_the_formula(name, p, m, v):
 def test_the_reference_interleaved_order_is_torchs(p, m, v):
     """Where m is a multiple of p, the reference solution is exactly torch's order."""
     schedule = _solution_schedules()["interleaved_1f1b_schedule"](p, m, v)
-    assert schedule == torch_schedules.interleaved_1f1b(p, m, v)
+    assert schedule == reference.interleaved_1f1b(p, m, v)
 
 
 @settings(max_examples=60, deadline=None)
@@ -112,7 +112,7 @@ def test_a_deadlock_names_who_waits_for_what():
 
 
 def test_the_text_timeline_shows_the_bubble():
-    sim = simulate(torch_schedules.gpipe(3, 2), 3, 2)
+    sim = simulate(reference.gpipe(3, 2), 3, 2)
     assert timeline.text(sim).splitlines()[1:] == [
         "  stage 0 | F0 F1 ·  ·  ·  ·  B0 B1",
         "  stage 1 | ·  F0 F1 ·  ·  B0 B1 ·",
@@ -133,9 +133,7 @@ def test_a_schedule_failure_carries_its_timeline():
 
 
 @pytest.mark.skipif(not figures.matplotlib_available(), reason="matplotlib is not installed")
-@pytest.mark.parametrize(
-    "schedule", [torch_schedules.interleaved_1f1b(2, 4, 2), DEADLOCK, [[("F", 0), ("B", 0)]]]
-)
+@pytest.mark.parametrize("schedule", [reference.interleaved_1f1b(2, 4, 2), DEADLOCK, [[("F", 0), ("B", 0)]]])
 def test_render_timeline_png(tmp_path, schedule):
     path = timeline.render_timeline_png(schedule, tmp_path / "t.png")
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -17,10 +17,8 @@ from graders.plugin.profiles import fewer_examples
 STRUCTURE = fewer_examples(1 / 4)
 #: ZeRO-3 issues a collective per layer, twice per step: its result part draws half as many
 HALF = fewer_examples(1 / 2)
-
 #: the memory parts measure Adam's state (two tensors per element), the biggest share
 ADAMW = ("adamw",)
-ZERO_HINT = "average the gradients over the group (sum, then divide by the group size) before stepping."
 
 
 # -- ZeRO-1 ----------------------------------------------------------------------------------------
@@ -32,8 +30,7 @@ ZERO_HINT = "average the gradients over the group (sum, then divide by the group
 @example(case=cases.edge(4, (1, 2, 3)))
 @example(case=cases.edge(1, optimizer=cases.ADAMW))
 def test_zero1(harness, impl, case):
-    run = harness.run(tasks.zero1_train, impl, case)
-    checks.assert_trained_like_one_device(run, case, ZERO_HINT + " " + checks.NO_GRAD_HINT)
+    checks.assert_zero_result(harness.run(tasks.zero1_train, impl, case), case)
 
 
 @exercise("ch5.zero1", part="memory")
@@ -41,9 +38,7 @@ def test_zero1(harness, impl, case):
 @STRUCTURE
 @example(case=cases.edge(3, optimizer=cases.ADAMW))
 def test_zero1_partitions_optimizer_state(harness, impl, case):
-    run = harness.run(tasks.zero1_train, impl, case)
-    checks.assert_trained_like_one_device(run, case, ZERO_HINT)
-    memory.assert_optimizer_state_partitioned(run, case, "zero1")
+    memory.assert_zero1_memory(harness.run(tasks.zero1_train, impl, case), case)
 
 
 @exercise("ch5.zero1", part="traffic")
@@ -51,9 +46,7 @@ def test_zero1_partitions_optimizer_state(harness, impl, case):
 @STRUCTURE
 @example(case=cases.edge(2))
 def test_zero1_sends_what_data_parallelism_sends(harness, impl, case):
-    run = harness.run(tasks.zero1_train, impl, case)
-    checks.assert_trained_like_one_device(run, case, ZERO_HINT)
-    traffic.assert_zero1_traffic(run, case)
+    traffic.assert_zero1_traffic(harness.run(tasks.zero1_train, impl, case), case)
 
 
 @exercise("ch5.zero1", part="crosscheck")
@@ -61,8 +54,7 @@ def test_zero1_sends_what_data_parallelism_sends(harness, impl, case):
 @STRUCTURE
 @example(case=cases.edge(3, (0, 2)))
 def test_zero1_matches_torch_zero_redundancy_optimizer(harness, impl, case):
-    run = harness.run(tasks.zero1_against_torch, impl, case)
-    checks.assert_matches_torch_zero(run, case)
+    checks.assert_matches_torch_zero(harness.run(tasks.zero1_against_torch, impl, case), case)
 
 
 # -- ZeRO-2 ----------------------------------------------------------------------------------------
@@ -74,8 +66,7 @@ def test_zero1_matches_torch_zero_redundancy_optimizer(harness, impl, case):
 @example(case=cases.edge(3, (0, 2), bucket_cap_mb=0.0003))
 @example(case=cases.edge(1, bucket_cap_mb=25.0))
 def test_zero2(harness, impl, case):
-    run = harness.run(tasks.zero2_train, impl, case)
-    checks.assert_trained_like_one_device(run, case, ZERO_HINT + " " + checks.NO_GRAD_HINT)
+    checks.assert_zero_result(harness.run(tasks.zero2_train, impl, case), case)
 
 
 @exercise("ch5.zero2", part="memory")
@@ -83,10 +74,7 @@ def test_zero2(harness, impl, case):
 @STRUCTURE
 @example(case=cases.edge(4, bucket_cap_mb=0.0001, optimizer=cases.ADAMW))
 def test_zero2_releases_gradients(harness, impl, case):
-    run = harness.run(tasks.zero2_measured, impl, case)
-    checks.assert_trained_like_one_device(run, case, ZERO_HINT)
-    memory.assert_gradients_partitioned(run, case)
-    memory.assert_optimizer_state_partitioned(run, case, "zero2")
+    memory.assert_zero2_memory(harness.run(tasks.zero2_measured, impl, case), case)
 
 
 @exercise("ch5.zero2", part="traffic")
@@ -95,9 +83,7 @@ def test_zero2_releases_gradients(harness, impl, case):
 @example(case=cases.edge(2, bucket_cap_mb=0.0001))
 @example(case=cases.edge(3, bucket_cap_mb=0.0003))
 def test_zero2_reduce_scatters_each_bucket_during_backward(harness, impl, case):
-    run = harness.run(tasks.zero2_train, impl, case)
-    checks.assert_trained_like_one_device(run, case, ZERO_HINT)
-    traffic.assert_zero2_traffic(run, case)
+    traffic.assert_zero2_traffic(harness.run(tasks.zero2_train, impl, case), case)
 
 
 # -- ZeRO-3 ----------------------------------------------------------------------------------------
@@ -110,14 +96,7 @@ def test_zero2_reduce_scatters_each_bucket_during_backward(harness, impl, case):
 @example(case=cases.edge(3, (0, 2)))
 @example(case=cases.edge(1))
 def test_zero3(harness, impl, case):
-    run = harness.run(tasks.zero3_train, impl, case)
-    checks.assert_trained_like_one_device(
-        run,
-        case,
-        "the gradient of a gathered parameter is reduce-scattered and divided by the group size; "
-        "a tied weight is one shard, gathered wherever it is used. " + checks.NO_GRAD_HINT,
-        last_step_only=True,
-    )
+    checks.assert_zero3_result(harness.run(tasks.zero3_train, impl, case), case)
 
 
 @exercise("ch5.zero3", part="memory")
@@ -125,9 +104,7 @@ def test_zero3(harness, impl, case):
 @STRUCTURE
 @example(case=cases.edge(4, optimizer=cases.ADAMW))
 def test_zero3_holds_only_shards(harness, impl, case):
-    run = harness.run(tasks.zero3_measured, impl, case)
-    checks.assert_trained_like_one_device(run, case, ZERO_HINT, last_step_only=True)
-    memory.assert_zero3_memory(run, case)
+    memory.assert_zero3_memory(harness.run(tasks.zero3_measured, impl, case), case)
 
 
 @exercise("ch5.zero3", part="traffic")
@@ -135,6 +112,4 @@ def test_zero3_holds_only_shards(harness, impl, case):
 @STRUCTURE
 @example(case=cases.edge(2))
 def test_zero3_gathers_in_forward_and_again_in_backward(harness, impl, case):
-    run = harness.run(tasks.zero3_train, impl, case)
-    checks.assert_trained_like_one_device(run, case, ZERO_HINT, last_step_only=True)
-    traffic.assert_zero3_traffic(run, case)
+    traffic.assert_zero3_traffic(harness.run(tasks.zero3_train, impl, case), case)

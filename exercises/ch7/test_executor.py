@@ -9,13 +9,7 @@ counts the microbatches whose activations your stage kept alive, and reads the m
 
 from hypothesis import example, given
 
-from graders.chapters.ch7 import cases, tasks
-from graders.chapters.ch7.executor_checks import (
-    assert_activation_peak,
-    assert_neighbour_traffic,
-    assert_pipeline_gradients,
-    run_own_schedule,
-)
+from graders.chapters.ch7 import cases, checks, tasks
 from graders.plugin import exercise
 
 EXAMPLES = (
@@ -35,8 +29,7 @@ EXAMPLES = (
 @example(case=EXAMPLES[2])
 @example(case=EXAMPLES[3])
 def test_run_pipeline_gradients(harness, impl, case):
-    run = harness.run(tasks.run_pipeline, impl, case)
-    assert_pipeline_gradients(run, case)
+    checks.assert_pipeline_gradients(harness.run(tasks.run_pipeline, impl, case), case)
 
 
 @exercise("ch7.run_pipeline", part="memory")
@@ -44,23 +37,19 @@ def test_run_pipeline_gradients(harness, impl, case):
 @example(case=EXAMPLES[1])
 @example(case=EXAMPLES[0])
 def test_run_pipeline_keeps_only_the_schedules_activations(harness, impl, case):
-    run = harness.run(tasks.run_pipeline, impl, case)
-    assert_pipeline_gradients(run, case)
-    assert_activation_peak(run, case)
+    checks.assert_activation_peak(harness.run(tasks.run_pipeline, impl, case), case)
 
 
 @exercise("ch7.run_pipeline", part="traffic")
 @given(case=cases.pipeline_cases())
 @example(case=EXAMPLES[1])
 def test_run_pipeline_talks_to_neighbours_only(harness, impl, case):
-    run = harness.run(tasks.run_pipeline, impl, case)
-    assert_pipeline_gradients(run, case)
-    assert_neighbour_traffic(run, case)
+    checks.assert_neighbour_traffic(harness.run(tasks.run_pipeline, impl, case), case)
 
 
 @exercise("ch7.run_pipeline", part="own_schedules")
 @given(case=cases.own_schedule_cases())
 @example(case=cases.OwnScheduleCase("1f1b", 3, 4))
 def test_run_pipeline_on_your_own_schedules(harness, impl, case):
-    run, pipeline = run_own_schedule(harness, impl, case)
-    assert_pipeline_gradients(run, pipeline)
+    run, pipeline = checks.run_own_schedule(harness, impl, case)
+    checks.assert_pipeline_gradients(run, pipeline)

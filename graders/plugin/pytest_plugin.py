@@ -127,9 +127,14 @@ def _pool(config: pytest.Config):
 def pytest_unconfigure(config: pytest.Config) -> None:
     pool = config.stash.get(_POOL, None)
     if pool is not None:
-        pool.close()
-    elif config.stash.get(_FORK_SERVER, None) is not None:
-        config.stash[_FORK_SERVER].close()
+        pool.close()  # its fork server and folder too
+        return
+    server = config.stash.get(_FORK_SERVER, None)
+    if server is not None:  # started for a grader that never asked for a world
+        import shutil
+
+        server.close()
+        shutil.rmtree(server.base_dir, ignore_errors=True)
 
 
 def gradebook_of(config: pytest.Config) -> Gradebook:

@@ -65,6 +65,7 @@ def data_parallel_steps(
     after_backward: Callable[[], None] | None = None,
     micro_batches: int | Sequence[int] = 1,
     no_sync: Callable[[], AbstractContextManager] | None = None,
+    zero_grad: Callable[[], None] | None = None,
     mark: Callable[[str], None] = lambda label: None,
 ) -> list:
     """Worker side: one data-parallel training run of ``wrapper`` on this rank's rows.
@@ -72,9 +73,12 @@ def data_parallel_steps(
     Every step: this rank takes shard ``shard`` of ``n`` of the global batch; with
     ``micro_batches`` k > 1 (one number, or one per step) it runs the first k - 1
     micro-batches inside ``no_sync()`` and scales each loss by 1/k, so the accumulated
-    gradient is still this rank's mean. Then
-    ``after_backward()`` (a gradient synchronisation), ``optimizer.step()``, gradients set
-    to ``None`` (``wrapper.zero_grad``), and ``snapshot()`` is recorded.
+    gradient is still this rank's mean. Then ``after_backward()`` (a gradient
+    synchronisation), ``optimizer.step()``, and ``snapshot()`` is recorded.
+
+    Gradients are cleared by ``zero_grad()`` at the start of every step when it is given (a
+    student optimizer's own ``zero_grad``, which may keep buffers of its own), else by
+    ``wrapper.zero_grad(set_to_none=True)`` right after every ``optimizer.step()``.
 
     ``mark`` receives, per step, ``no_sync_begin`` / ``no_sync_end`` (around the
     accumulation), ``forward_end`` and ``backward_end`` (right after the last forward and
@@ -83,6 +87,8 @@ def data_parallel_steps(
     history = []
     per_step = [micro_batches] * len(batches) if isinstance(micro_batches, int) else list(micro_batches)
     for batch, k in zip(batches, per_step, strict=True):
+        if zero_grad is not None:
+            zero_grad()
         local = batch.shard(shard, n)
         micro = [local.shard(i, k) for i in range(k)]
         if k > 1:
@@ -101,7 +107,8 @@ def data_parallel_steps(
             after_backward()
         if optimizer is not None:
             optimizer.step()
-        wrapper.zero_grad(set_to_none=True)
+        if zero_grad is None:
+            wrapper.zero_grad(set_to_none=True)
         mark("step_end")
         history.append(snapshot())
     return history

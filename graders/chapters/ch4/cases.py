@@ -151,3 +151,31 @@ def train_cases(
         cap = draw(st.sampled_from(range(lo, hi + 1))) * S.dtype_of(dtype).itemsize
         case = TrainCase(**{**case.__dict__, "bucket_cap_bytes": cap, "show_cap": True})
     return case
+
+
+ADAMW = OptimizerSpec("adamw", 0.03, 0.2)
+SGD = OptimizerSpec("sgd", 0.2, 0.05, momentum=0.9)
+SGD_PLAIN = OptimizerSpec("sgd", 0.05, 0.2)  # float32 trains with SGD (optimizer_specs)
+
+# Explicit examples every profile runs first.
+PARAM_SERVER_EDGES = (
+    TrainCase(4, None, "float32", SGD_PLAIN, seed=1),
+    TrainCase(4, (1, 2, 3), "float64", ADAMW, seed=2),  # the server is global rank 1
+    TrainCase(1, None, "float64", SGD, seed=4),
+)
+DDP_EDGES = (
+    TrainCase(4, None, "float32", SGD_PLAIN, seed=1),
+    TrainCase(4, (1, 3), "float64", SGD, seed=2),  # group rank 0 is global rank 1
+    TrainCase(1, None, "float64", ADAMW, seed=3),
+    # 8 buckets, one parameter each; the first holds only the parameter that gets no gradient
+    TrainCase(3, None, "float64", SGD, seed=4, bucket_cap_bytes=8, show_cap=True),
+    TrainCase(2, None, "float32", SGD_PLAIN, seed=5, bucket_cap_bytes=200, show_cap=True),
+    TrainCase(2, None, "float32", SGD_PLAIN, seed=6, every_param_used=True),
+    TrainCase(3, None, "float64", SGD, seed=7, micro_batches=2, every_param_used=True),
+)
+FSDP_EDGES = (
+    TrainCase(4, None, "float32", SGD_PLAIN, seed=1),  # 178 elements: 2 of padding
+    TrainCase(3, (0, 2), "float64", SGD, seed=2),
+    TrainCase(1, None, "float64", ADAMW, seed=3),
+    TrainCase(4, (1, 2, 3), "float32", SGD, seed=4, rows=2),
+)

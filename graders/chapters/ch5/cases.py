@@ -78,7 +78,7 @@ def edge(
 
 
 @dataclass(frozen=True)
-class OffloadCase:
+class OffloadCase(S.GroupMembers):
     """Mixed-precision training of ``build_model(seed, dtype=bfloat16)`` on one rank."""
 
     seed: int
@@ -86,10 +86,7 @@ class OffloadCase:
     optimizer: OptimizerSpec
     steps: int = 3
     world_size: int = 1
-
-    @property
-    def ranks(self) -> tuple[int, ...]:
-        return (0,)
+    group: tuple[int, ...] | None = None
 
     @property
     def data_seed(self) -> int:

@@ -1,19 +1,25 @@
 """Chapter 5 judgements of results: training equivalence, the cross-check with torch's
-ZeroRedundancyOptimizer, and ZeRO-Offload. Memory promises are in :mod:`.memory`,
-communication patterns in :mod:`.traffic`. Every failure names the rank and the example.
+ZeroRedundancyOptimizer, ZeRO-Offload, and the cost model. Memory promises are in
+:mod:`.memory`, communication patterns in :mod:`.traffic`. Every failure names the rank and the
+example.
 """
 
 from __future__ import annotations
 
 from graders.chapters.ch5 import reference
-from graders.chapters.ch5.cases import TrainCase
-from graders.checks import fail
+from graders.chapters.ch5.cases import PAPER_TABLE, CostCase, TrainCase
+from graders.checks import assert_number_close, fail
 from graders.training import assert_history_close
 from graders.training.ledger import render_bars
 
 NO_GRAD_HINT = (
     "A parameter that gets no gradient may be skipped or stepped with a zero gradient, but "
     "frozen parameters (requires_grad=False) are never updated, and a tied weight is one parameter."
+)
+ZERO_HINT = "average the gradients over the group (sum, then divide by the group size) before stepping."
+ZERO3_HINT = (
+    "the gradient of a gathered parameter is reduce-scattered and divided by the group size; "
+    "a tied weight is one shard, gathered wherever it is used."
 )
 
 
@@ -24,7 +30,9 @@ def value_of(run, rank: int, case):
     return value
 
 
-def assert_trained_like_one_device(run, case: TrainCase, hint: str, *, last_step_only: bool = False) -> None:
+def assert_trained_like_one_device(
+    run, case: TrainCase, hint: str = ZERO_HINT, *, last_step_only: bool = False
+) -> None:
     """Every group rank ends each step (or the last) with the parameters of one device."""
     skip, zero = reference.histories(case)
     if last_step_only:
@@ -39,6 +47,16 @@ def assert_trained_like_one_device(run, case: TrainCase, hint: str, *, last_step
             also=zero,
             first_step=case.steps if last_step_only else 1,
         )
+
+
+def assert_zero_result(run, case: TrainCase) -> None:
+    """ZeRO-1 and ZeRO-2: the parameters after every step."""
+    assert_trained_like_one_device(run, case, ZERO_HINT + " " + NO_GRAD_HINT)
+
+
+def assert_zero3_result(run, case: TrainCase) -> None:
+    """ZeRO-3: the parameters gathered from the shards after the last step."""
+    assert_trained_like_one_device(run, case, ZERO3_HINT + " " + NO_GRAD_HINT, last_step_only=True)
 
 
 # -- cross-check with torch's ZeroRedundancyOptimizer ------------------------------------------
@@ -167,3 +185,67 @@ def assert_offload_placement(run, case) -> None:
                 case,
                 hint,
             )
+
+
+# -- the cost model ------------------------------------------------------------------------------
+
+STAGE_HINT = (
+    "per parameter: 2 bytes of fp16 weights, 2 of fp16 gradients, K of optimizer state; stage 1 "
+    "divides the K bytes by N, stage 2 the gradients too, stage 3 everything."
+)
+COMM_HINT = (
+    "count passes of Φ elements, as the paper does (a ring's (N-1)/N rounded to 1): stages 0-2 "
+    "send two per step (2Φ), stage 3 three (parameters gathered in forward and again in backward)."
+)
+
+
+def _number(reply: dict, what: str, case, hint: str) -> float:
+    if "raised" in reply:
+        fail(f"{what}: raised {reply['raised']} for a valid stage.", case, hint)
+    value = reply["value"]
+    if not isinstance(value, int | float) or isinstance(value, bool):
+        fail(f"{what}: expected a number, got {value!r}.", case, hint)
+    return value
+
+
+def _assert_answer(reply: dict, expected, what: tuple[str, str], case: CostCase, hint: str) -> None:
+    """A stage that does not exist must raise ValueError; a valid one must give ``expected(case)``.
+
+    ``what`` names the answer twice: briefly, then with its unit for the comparison."""
+    if case.stage not in (0, 1, 2, 3):
+        if reply.get("raised") != "ValueError":
+            fail(f"stage {case.stage} does not exist: expected ValueError, got {reply.get('value')!r}.", case)
+        return
+    value = _number(reply, what[0], case, hint)
+    assert_number_close(value, expected(case), what[1], case, hint)
+
+
+def assert_memory_per_gpu(reply: dict, case: CostCase) -> None:
+    what = ("GB per GPU", "GB per GPU (1 GB = 1e9 bytes)")
+    _assert_answer(reply, reference.memory_per_gpu, what, case, STAGE_HINT)
+
+
+def assert_paper_table(replies: list[dict], reply: dict, case: CostCase) -> None:
+    """``replies[i]`` answers the paper's row ``PAPER_TABLE[i]``; ``reply`` answers ``case``."""
+    for (stage, printed), row_reply in zip(PAPER_TABLE, replies, strict=True):
+        row = paper_row(stage)
+        value = _number(row_reply, f"stage {stage}", row, STAGE_HINT)
+        if abs(value - printed) > 0.05:
+            fail(
+                f"the ZeRO paper gives {printed} GB per GPU for stage {stage} (7.5B parameters, 64 GPUs, "
+                f"K = 12); your function gives {value!r}.",
+                row,
+                STAGE_HINT,
+            )
+    value = _number(reply, "GB per GPU", case, STAGE_HINT)
+    assert_number_close(value, reference.memory_per_gpu(case), "GB per GPU", case, STAGE_HINT)
+
+
+def paper_row(stage: int) -> CostCase:
+    """The ZeRO paper's example: 7.5B parameters on 64 GPUs, K = 12."""
+    return CostCase(stage, 7.5e9, 64)
+
+
+def assert_comm_volume(reply: dict, case: CostCase) -> None:
+    what = ("elements sent per GPU", "elements sent per GPU per step")
+    _assert_answer(reply, reference.comm_volume, what, case, COMM_HINT)

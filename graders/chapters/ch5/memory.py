@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from graders.chapters.ch5 import reference
 from graders.chapters.ch5.cases import TrainCase
-from graders.chapters.ch5.checks import value_of
+from graders.chapters.ch5.checks import assert_trained_like_one_device, value_of
 from graders.checks import fail
 from graders.training.ledger import render_bars
 
@@ -52,7 +52,7 @@ def _assert_inner_optimizer(run, case: TrainCase, rank: int, name: str) -> dict:
     return memory
 
 
-def assert_optimizer_state_partitioned(run, case: TrainCase, kind: str) -> None:
+def _assert_optimizer_state_partitioned(run, case: TrainCase, kind: str) -> None:
     """ZeRO-1 and 2: each rank's inner optimizer owns and keeps state for ~1/N of the elements."""
     name = {"zero1": "Zero1Optimizer", "zero2": "Zero2Optimizer"}[kind]
     owned_limit = reference.model_facts().shard_elements(case.n)
@@ -83,7 +83,7 @@ def assert_optimizer_state_partitioned(run, case: TrainCase, kind: str) -> None:
             )
 
 
-def assert_gradients_partitioned(run, case: TrainCase) -> None:
+def _assert_gradients_partitioned(run, case: TrainCase) -> None:
     """ZeRO-2: when backward ends a rank holds its reduced chunks, at most one bucket still on
     the wire, and the gradients of the buckets that wait for a missing gradient; nothing more."""
     facts = reference.model_facts()
@@ -137,7 +137,7 @@ def assert_gradients_partitioned(run, case: TrainCase) -> None:
             )
 
 
-def assert_zero3_memory(run, case: TrainCase) -> None:
+def _assert_zero3_holds_only_shards(run, case: TrainCase) -> None:
     params_limit = reference.shard_bytes(case, trained_only=False)
     grads_limit = reference.shard_bytes(case)
     state_limit = reference.state_bytes_limit(case)
@@ -183,3 +183,19 @@ def assert_zero3_memory(run, case: TrainCase) -> None:
                     limits,
                     hint,
                 )
+
+
+def assert_zero1_memory(run, case: TrainCase) -> None:
+    assert_trained_like_one_device(run, case)
+    _assert_optimizer_state_partitioned(run, case, "zero1")
+
+
+def assert_zero2_memory(run, case: TrainCase) -> None:
+    assert_trained_like_one_device(run, case)
+    _assert_gradients_partitioned(run, case)
+    _assert_optimizer_state_partitioned(run, case, "zero2")
+
+
+def assert_zero3_memory(run, case: TrainCase) -> None:
+    assert_trained_like_one_device(run, case, last_step_only=True)
+    _assert_zero3_holds_only_shards(run, case)

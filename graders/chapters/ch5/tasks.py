@@ -13,24 +13,19 @@ from __future__ import annotations
 import torch
 import torch.distributed as dist
 
-from graders.chapters.ch5 import probes
-from graders.training import trainable
+from graders.training import data_parallel_steps, trainable
+from graders.training import optimizer_log as probes
 from graders.training.ledger import reachable_tensors, storage_bytes
-from graders.training.models import (
-    TinyConfig,
-    build_model,
-    lm_loss,
-    logits_loss,
-    make_batches,
-    named_parameters,
-)
+from graders.training.models import build_model, make_batches, named_parameters
 from graders.world.task import task
 from graders.world.values import plain
 
 
-def _local_batches(case, group_rank: int):
-    global_batches = make_batches(case.data_seed, case.steps, case.rows * case.n)
-    return [batch.shard(group_rank, case.n) for batch in global_batches]
+def _train(ctx, case, wrapper, **loop):
+    """``case.steps`` steps of ``wrapper`` on this group rank's share of the global batches."""
+    batches = make_batches(case.data_seed, case.steps, case.rows * case.n)
+    shard = ctx.group_rank(case.group)
+    return data_parallel_steps(wrapper, batches, shard=shard, n=case.n, mark=ctx.mark, **loop)
 
 
 def _train_with_optimizer(ctx, case, construct, *, measure: bool = False):
@@ -40,30 +35,30 @@ def _train_with_optimizer(ctx, case, construct, *, measure: bool = False):
     if not ctx.in_group(case.group):
         return None
     model = build_model(case.seed)
-    batches = _local_batches(case, ctx.group_rank(case.group))
     optimizer_cls, log = probes.recording(case.optimizer.optimizer_cls)
-    history, held_after_backward, gradient_memory = [], 0, 0
+    held = {"grads_after_backward": 0, "gradient_memory_after_backward": 0}
+
+    def after_backward():
+        held["grads_after_backward"] = max(
+            held["grads_after_backward"], probes.grad_bytes(model.parameters())
+        )
+        if measure:
+            now = probes.gradient_memory(optimizer, model.parameters(), log)
+            held["gradient_memory_after_backward"] = max(held["gradient_memory_after_backward"], now)
+
     with ctx.student_code() as student:
         optimizer = construct(student, model, optimizer_cls, group)
         ctx.mark("constructed")
-        for batch in batches:
-            optimizer.zero_grad()
-            loss = lm_loss(model, batch.tokens, batch.targets)
-            ctx.mark("forward_end")
-            loss.backward()
-            ctx.mark("backward_end")
-            held_after_backward = max(held_after_backward, probes.grad_bytes(model.parameters()))
-            if measure:
-                held = probes.gradient_memory(optimizer, model.parameters(), log)
-                gradient_memory = max(gradient_memory, held)
-            optimizer.step()
-            ctx.mark("step_end")
-            history.append(named_parameters(model))
-    memory = {
-        "params": probes.param_bytes(model.parameters()),
-        "grads_after_backward": held_after_backward,
-        "gradient_memory_after_backward": gradient_memory,
-    }
+        history = _train(
+            ctx,
+            case,
+            model,
+            snapshot=lambda: named_parameters(model),
+            optimizer=optimizer,
+            zero_grad=optimizer.zero_grad,
+            after_backward=after_backward,
+        )
+    memory = {"params": probes.param_bytes(model.parameters()), **held}
     return {"history": history, "memory": memory | log.summary()}
 
 
@@ -92,16 +87,22 @@ def zero1_against_torch(ctx, case):
         process_group=group,
         **case.optimizer.hparams,
     )
-    history = []
-    for batch in _local_batches(case, ctx.group_rank(case.group)):
-        optimizer.zero_grad(set_to_none=True)
-        lm_loss(model, batch.tokens, batch.targets).backward()
+
+    def average_gradients():
         for p in trainable(model):
             if p.grad is not None:
                 dist.all_reduce(p.grad, group=group)
                 p.grad.div_(case.n)
-        optimizer.step()
-        history.append(named_parameters(model))
+
+    history = _train(
+        ctx,
+        case,
+        model,
+        snapshot=lambda: named_parameters(model),
+        optimizer=optimizer,
+        zero_grad=lambda: optimizer.zero_grad(set_to_none=True),
+        after_backward=average_gradients,
+    )
     state = [v for s in optimizer.optim.state.values() for v in s.values() if isinstance(v, torch.Tensor)]
     result["torch"] = {"history": history, "state_bytes": storage_bytes(state)}
     return result
@@ -128,25 +129,16 @@ def zero2_measured(ctx, case):
     return _train_with_optimizer(ctx, case, lambda *a: _zero2(*a, case), measure=True)
 
 
-def _logits_loss(logits, batch) -> torch.Tensor:
-    expected = (*batch.tokens.shape, TinyConfig().vocab)
-    if not isinstance(logits, torch.Tensor) or tuple(logits.shape) != expected:
-        shape = tuple(logits.shape) if isinstance(logits, torch.Tensor) else type(logits).__name__
-        raise TypeError(f"Zero3Module.forward returned {shape}; expected the module's logits {expected}")
-    return logits_loss(logits, batch.targets)
-
-
 def _train_zero3(ctx, case, *, measure: bool):
     group = ctx.group(case.group)
     if not ctx.in_group(case.group):
         return None
     model = build_model(case.seed)
-    batches = _local_batches(case, ctx.group_rank(case.group))
     memory = {"params_at_forward_end": 0, "grads_after_backward": 0, "params_at_rest": 0}
 
-    def hold(key, root, grads=False):
+    def hold(key, grads=False):
         if measure:
-            tensors, found = reachable_tensors(root)
+            tensors, found = reachable_tensors(wrapped)
             memory[key] = max(memory[key], storage_bytes(found if grads else tensors))
 
     with ctx.student_code() as student:
@@ -156,17 +148,16 @@ def _train_zero3(ctx, case, *, measure: bool):
         if not shards:
             raise ValueError("Zero3Module.parameters() is empty: it must yield this rank's shards")
         optimizer = case.optimizer.build(shards)
-        for batch in batches:
-            optimizer.zero_grad(set_to_none=True)
-            loss = _logits_loss(wrapped(batch.tokens), batch)
-            ctx.mark("forward_end")
-            hold("params_at_forward_end", wrapped)
-            loss.backward()
-            ctx.mark("backward_end")
-            hold("grads_after_backward", wrapped, grads=True)
-            optimizer.step()
-            ctx.mark("step_end")
-            hold("params_at_rest", wrapped)
+        _train(
+            ctx,
+            case,
+            wrapped,
+            snapshot=lambda: hold("params_at_rest"),
+            optimizer=optimizer,
+            zero_grad=lambda: optimizer.zero_grad(set_to_none=True),
+            after_forward=lambda: hold("params_at_forward_end"),
+            after_backward=lambda: hold("grads_after_backward", grads=True),
+        )
         history = [plain(wrapped.full_parameters())]  # after the last step only: 1/4 of the traffic
         ctx.mark("reported")
     state = [v for s in optimizer.state.values() for v in s.values() if isinstance(v, torch.Tensor)]
@@ -191,17 +182,17 @@ def offload_train(ctx, case):
     params = trainable(model)
     addresses = [p.untyped_storage().data_ptr() for p in params]
     optimizer_cls, log = probes.recording(case.optimizer.optimizer_cls)
-    history, masters = [], []
+
+    def snapshot():
+        return named_parameters(model), [p.detach().clone() for p in log.owned()]
+
     with ctx.student_code() as student:
         optimizer = student.OffloadOptimizer(
             model.parameters(), optimizer_cls, host="cpu", **case.optimizer.hparams
         )
-        for batch in make_batches(case.data_seed, case.steps, case.rows):
-            optimizer.zero_grad()
-            lm_loss(model, batch.tokens, batch.targets).backward()
-            optimizer.step()
-            history.append(named_parameters(model))
-            masters.append([p.detach().clone() for p in log.owned()])
+        steps = _train(
+            ctx, case, model, snapshot=snapshot, optimizer=optimizer, zero_grad=optimizer.zero_grad
+        )
     model_addresses = set(addresses)
     placement = {
         "instances": len(log.instances),
@@ -225,6 +216,8 @@ def offload_train(ctx, case):
             p.untyped_storage().data_ptr() == a for p, a in zip(params, addresses, strict=True)
         ],
     }
+    history = [named for named, _ in steps]
+    masters = [owned for _, owned in steps]
     return {"history": history, "masters": masters, "placement": placement}
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from graders.chapters.ch5 import reference
 from graders.chapters.ch5.cases import TrainCase
+from graders.chapters.ch5.checks import assert_trained_like_one_device
 from graders.checks import fail
 from graders.comm.volume import ALL_GATHERS, ALL_REDUCES, REDUCE_SCATTERS, of_family, wire_bytes
 
@@ -63,6 +64,7 @@ def _assert_wire_at_most(calls, rank, k, case, name) -> None:
 
 
 def assert_zero1_traffic(run, case: TrainCase) -> None:
+    assert_trained_like_one_device(run, case)
     for rank in case.ranks:
         for k, (forward, backward, step) in enumerate(_steps(run.traces, rank, case)):
             _assert_params_all_gathered(step, rank, k, case, "Zero1Optimizer")
@@ -70,6 +72,7 @@ def assert_zero1_traffic(run, case: TrainCase) -> None:
 
 
 def assert_zero2_traffic(run, case: TrainCase) -> None:
+    assert_trained_like_one_device(run, case)
     layout = reference.buckets(case)
     buckets = f"buckets for bucket_cap_mb={case.bucket_cap_mb}: {reference.describe_buckets(case)}"
     hint = "reduce-scatter a bucket from a post-accumulate-grad hook as soon as its last gradient arrives."
@@ -114,6 +117,7 @@ def assert_zero2_traffic(run, case: TrainCase) -> None:
 
 
 def assert_zero3_traffic(run, case: TrainCase) -> None:
+    assert_trained_like_one_device(run, case, last_step_only=True)
     largest = reference.largest_unit_shard_bytes(case)
     for rank in case.ranks:
         for k, (forward, backward, step) in enumerate(_steps(run.traces, rank, case)):

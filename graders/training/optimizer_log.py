@@ -1,10 +1,10 @@
-"""Worker side: what a ZeRO implementation holds, measured while it trains.
+"""Worker side: what an optimizer wrapper (ZeRO, offload, ...) holds, measured while it trains.
 
-The student's classes receive ``optimizer_cls`` and build their inner optimizer from it. The
-graders pass :func:`recording` of ``torch.optim.AdamW``: a subclass, made fresh for every task,
-that behaves exactly like AdamW and keeps a note of every instance, so the grader can read the
-optimizer state, the owned tensors and their gradients without trusting anything the student
-reports.
+A student's wrapper receives ``optimizer_cls`` and builds its inner optimizer from it. The
+graders pass :func:`recording` of ``torch.optim.AdamW`` (or SGD): a subclass, made fresh for
+every task, that behaves exactly like the original and keeps a note of every instance, so the
+grader can read the optimizer state, the owned tensors and their gradients without trusting
+anything the student reports.
 """
 
 from __future__ import annotations

@@ -1,0 +1,78 @@
+"""The pytest plugin: lazy for runs that collect no grader, strict about what a test grades."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from graders.chapters.ch2 import tasks
+from graders.plugin import exercise
+from graders.plugin.marker import MarkerMismatch
+
+NOT_A_GRADER = """
+import os
+from hypothesis import settings
+
+def test_the_kit_started_nothing():
+    children = open(f"/proc/self/task/{os.getpid()}/children").read().split()
+    assert children == [], f"child processes: {children}"
+    assert settings.get_current_profile_name() == "default"
+"""
+
+
+def _pytest(*args, cwd):
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DTLAB_", "PYTEST_"))}
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+    )
+
+
+def test_a_run_without_graders_starts_no_worker_and_loads_no_profile(tmp_path):
+    (tmp_path / "test_other_project.py").write_text(NOT_A_GRADER)
+    done = _pytest(cwd=tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "dtlab" not in done.stdout
+
+
+def test_a_chapter_that_does_not_exist_fails_as_plain_pytest_does(kit_root):
+    done = _pytest("exercises/ch99", cwd=kit_root)
+    assert done.returncode == 4, done.stdout + done.stderr
+    assert "not found: exercises/ch99" in done.stdout + done.stderr
+
+
+def test_a_test_that_runs_another_exercises_task_is_refused_at_collection():
+    def test_broadcast(harness, impl):
+        harness.run(tasks.reduce, impl, None)
+
+    with pytest.raises(MarkerMismatch, match=r"tasks\.reduce, which grades ch2\.reduce"):
+        exercise("ch2.broadcast", part="result")(test_broadcast)
+
+
+def test_the_check_sees_through_hypothesis():
+    @given(case=st.none())
+    def test_ring_shift(harness, impl, case):
+        harness.run(tasks.ring_all_gather, impl, case)
+
+    with pytest.raises(MarkerMismatch, match="ring_all_gather"):
+        exercise("ch2.ring_shift", part="result")(test_ring_shift)
+
+
+def test_a_test_that_runs_its_own_task_is_marked():
+    def test_reduce(harness, impl):
+        harness.run(tasks.reduce, impl, None)
+
+    marked = exercise("ch2.reduce", part="tree")(test_reduce)
+    assert [m.args for m in marked.pytestmark] == [("ch2.reduce", "tree")]
+
+
+def test_an_unknown_part_is_refused():
+    with pytest.raises(KeyError, match="has no part 'speed'"):
+        exercise("ch2.reduce", part="speed")
