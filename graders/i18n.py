@@ -37,6 +37,10 @@ _WORDS = {
     "kind:submission": {"en": "submission unusable", "vi": "bài nộp không dùng được"},
     "kind:not started": {"en": "not started", "vi": "chưa làm"},
     "kind:internal": {"en": "grader error", "vi": "lỗi bộ chấm"},
+    "kind:timeout": {"en": "time limit", "vi": "quá giới hạn thời gian"},
+    "kind:memory": {"en": "memory ceiling", "vi": "vượt giới hạn bộ nhớ"},
+    "kind:pids": {"en": "process ceiling", "vi": "vượt giới hạn số tiến trình"},
+    "kind:killed": {"en": "grading killed", "vi": "tiến trình chấm bị dừng"},
 }
 
 

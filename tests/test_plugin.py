@@ -43,9 +43,9 @@ def test_a_run_without_graders_starts_no_worker_and_loads_no_profile(tmp_path):
 
 
 def test_a_chapter_that_does_not_exist_fails_as_plain_pytest_does(kit_root):
-    done = _pytest("exercises/ch99", cwd=kit_root)
+    done = _pytest("exercises/ch42", cwd=kit_root)
     assert done.returncode == 4, done.stdout + done.stderr
-    assert "not found: exercises/ch99" in done.stdout + done.stderr
+    assert "not found: exercises/ch42" in done.stdout + done.stderr
 
 
 def test_a_test_that_runs_another_exercises_task_is_refused_at_collection():

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from graders import catalog, config
 from graders.grading import sandbox
+from graders.errors import FailureKind
 from graders.grading.intake import Staged
 from graders.impl import KIT_ROOT
 from graders.plugin.results import FAILED, Gradebook
@@ -45,7 +46,7 @@ class StudentResult:
     book: Gradebook
     seconds: float = 0.0
     error: str = ""  # why grading itself did not complete (time limit, ceiling, killed driver)
-    error_kind: str = ""  # "timeout", "memory", "pids", "killed", "internal"
+    error_kind: str = ""  # a FailureKind: timeout, memory, pids, killed, internal
     notes: list[str] = field(default_factory=list)
     timestamp: str = ""
     digest: str = ""
@@ -245,22 +246,34 @@ def _interpret(
     else:
         book = Gradebook(impl=staged.student_id, profile=settings.profile)
         if timed_out:
-            error, kind = f"grading took longer than the {limits.wall_s:g} s limit and was stopped", "timeout"
+            error, kind = (
+                f"grading took longer than the {limits.wall_s:g} s limit and was stopped",
+                FailureKind.TIMEOUT,
+            )
         elif "memory" in hit:
-            error, kind = f"the submission reached the {limits.memory_mb} MB memory ceiling", "memory"
+            error, kind = (
+                f"the submission reached the {limits.memory_mb} MB memory ceiling",
+                FailureKind.MEMORY,
+            )
         elif "pids" in hit:
-            error, kind = f"the submission reached the ceiling of {limits.pids} processes", "pids"
+            error, kind = f"the submission reached the ceiling of {limits.pids} processes", FailureKind.PIDS
         elif status.get("setup_error") or driver_error:
-            error, kind = status.get("setup_error") or driver_error, "internal"
+            error, kind = status.get("setup_error") or driver_error, FailureKind.INTERNAL
         elif status.get("signal"):
-            error, kind = f"the grading driver was killed by {status['signal']} before it reported", "killed"
+            error, kind = (
+                f"the grading driver was killed by {status['signal']} before it reported",
+                FailureKind.KILLED,
+            )
         else:
             log = tail_file(workdir / "driver.log")
-            error, kind = f"the graders produced no report (exit {status.get('exit')}):\n{log}", "internal"
+            error, kind = (
+                f"the graders produced no report (exit {status.get('exit')}):\n{log}",
+                FailureKind.INTERNAL,
+            )
     notes = list(staged.notes)
-    if "memory" in hit and kind != "memory":
+    if "memory" in hit and kind != FailureKind.MEMORY:
         notes.append(f"the submission reached the {limits.memory_mb} MB memory ceiling while being graded")
-    if "pids" in hit and kind != "pids":
+    if "pids" in hit and kind != FailureKind.PIDS:
         notes.append(f"the submission reached the ceiling of {limits.pids} processes while being graded")
     _fill_unreported(book, settings.chapter, error)
     return StudentResult(
@@ -298,4 +311,4 @@ def _fill_unreported(book: Gradebook, chapter: str, error: str) -> None:
     for exercise in catalog.CHAPTERS[chapter].exercises:
         for part in exercise.parts:
             if f"{exercise.id}::{part}" not in book.parts:
-                book.record(exercise.id, part, FAILED, "internal", error or "not graded")
+                book.record(exercise.id, part, FAILED, FailureKind.INTERNAL, error or "not graded")

@@ -23,7 +23,7 @@ class PartResult:
     status: str
     points: int
     max_points: int
-    kind: str = ""  # why it failed: wrong, hang, crash, error, integrity, submission, not started
+    kind: str = ""  # why it failed: a graders.errors.FailureKind
     message: str = ""
     figures: list[str] = field(default_factory=list)  # PNG files, relative to the report's folder
 

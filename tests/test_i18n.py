@@ -1,0 +1,11 @@
+"""The kit's words exist in both languages."""
+
+from graders.errors import FailureKind
+from graders.i18n import LANGS, _WORDS
+
+
+def test_every_failure_kind_has_a_label_in_every_language():
+    for kind in FailureKind:
+        entry = _WORDS.get(f"kind:{kind}")
+        assert entry is not None, f"no label for the failure kind {kind!r}"
+        assert all(entry.get(lang) for lang in LANGS), entry
