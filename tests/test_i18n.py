@@ -1,7 +1,7 @@
 """The kit's words exist in both languages."""
 
 from graders.errors import FailureKind
-from graders.i18n import LANGS, _WORDS
+from graders.i18n import _WORDS, LANGS
 
 
 def test_every_failure_kind_has_a_label_in_every_language():

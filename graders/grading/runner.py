@@ -21,8 +21,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from graders import catalog, config
-from graders.grading import sandbox
 from graders.errors import FailureKind
+from graders.grading import sandbox
 from graders.grading.intake import Staged
 from graders.impl import KIT_ROOT
 from graders.plugin.results import FAILED, Gradebook
@@ -246,30 +246,24 @@ def _interpret(
     else:
         book = Gradebook(impl=staged.student_id, profile=settings.profile)
         if timed_out:
-            error, kind = (
-                f"grading took longer than the {limits.wall_s:g} s limit and was stopped",
-                FailureKind.TIMEOUT,
-            )
+            error = f"grading took longer than the {limits.wall_s:g} s limit and was stopped"
+            kind = FailureKind.TIMEOUT
         elif "memory" in hit:
-            error, kind = (
-                f"the submission reached the {limits.memory_mb} MB memory ceiling",
-                FailureKind.MEMORY,
-            )
+            error = f"the submission reached the {limits.memory_mb} MB memory ceiling"
+            kind = FailureKind.MEMORY
         elif "pids" in hit:
-            error, kind = f"the submission reached the ceiling of {limits.pids} processes", FailureKind.PIDS
+            error = f"the submission reached the ceiling of {limits.pids} processes"
+            kind = FailureKind.PIDS
         elif status.get("setup_error") or driver_error:
-            error, kind = status.get("setup_error") or driver_error, FailureKind.INTERNAL
+            error = status.get("setup_error") or driver_error
+            kind = FailureKind.INTERNAL
         elif status.get("signal"):
-            error, kind = (
-                f"the grading driver was killed by {status['signal']} before it reported",
-                FailureKind.KILLED,
-            )
+            error = f"the grading driver was killed by {status['signal']} before it reported"
+            kind = FailureKind.KILLED
         else:
             log = tail_file(workdir / "driver.log")
-            error, kind = (
-                f"the graders produced no report (exit {status.get('exit')}):\n{log}",
-                FailureKind.INTERNAL,
-            )
+            error = f"the graders produced no report (exit {status.get('exit')}):\n{log}"
+            kind = FailureKind.INTERNAL
     notes = list(staged.notes)
     if "memory" in hit and kind != FailureKind.MEMORY:
         notes.append(f"the submission reached the {limits.memory_mb} MB memory ceiling while being graded")
