@@ -19,12 +19,14 @@ from hypothesis import settings
 def test_the_kit_started_nothing():
     children = open(f"/proc/self/task/{os.getpid()}/children").read().split()
     assert children == [], f"child processes: {children}"
-    assert settings.get_current_profile_name() == "default"
+    assert settings.default.max_examples == 100, "hypothesis's own profile (default or ci)"
+    assert settings.default.deadline is not None or os.environ.get("CI"), "the kit's profiles set no deadline"
 """
 
 
-def _pytest(*args, cwd):
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("DTLAB_", "PYTEST_"))}
+def _pytest(*args, cwd, **extra_env):
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DTLAB_", "PYTEST_")) and k != "CI"}
+    env.update(extra_env)
     return subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *args],
         cwd=cwd,
@@ -35,9 +37,10 @@ def _pytest(*args, cwd):
     )
 
 
-def test_a_run_without_graders_starts_no_worker_and_loads_no_profile(tmp_path):
+@pytest.mark.parametrize("ci", [{}, {"CI": "true"}], ids=["laptop", "ci-machine"])
+def test_a_run_without_graders_starts_no_worker_and_loads_no_profile(tmp_path, ci):
     (tmp_path / "test_other_project.py").write_text(NOT_A_GRADER)
-    done = _pytest(cwd=tmp_path)
+    done = _pytest(cwd=tmp_path, **ci)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "dtlab" not in done.stdout
 

@@ -56,14 +56,23 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_load_initial_conftests(early_config, parser, args) -> None:
     from graders.plugin import profiles
 
-    profiles.register()  # before hypothesis reads --hypothesis-profile; registering costs nothing
+    profiles.register(_profile_in(args))  # before hypothesis reads --hypothesis-profile
+
+
+def _profile_in(args: list[str]) -> str | None:
+    for i, arg in enumerate(args):
+        if arg.startswith("--hypothesis-profile="):
+            return arg.partition("=")[2]
+        if arg == "--hypothesis-profile" and i + 1 < len(args):
+            return args[i + 1]
+    return None
 
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", f"{MARKER}(exercise, part): the exercise part a test grades")
     from graders.plugin import profiles
 
-    profiles.register()  # idempotent; pytest may skip the early hook for conftest-less runs
+    profiles.register(config.getoption("hypothesis_profile", None))  # the early hook may be skipped
     try:
         impl = Impl.resolve(impl_option(config))
     except ImplNotFound as exc:
