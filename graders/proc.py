@@ -7,7 +7,8 @@ their clients, use what is here:
 
 * **framing**: pickled messages with a length prefix on a Unix socket, optionally carrying file
   descriptors (``SCM_RIGHTS``); for trusted peers only, never for anything graded code can write;
-* **serving**: :func:`serve_requests`, the loop of a server forked or started by its client;
+* **serving**: :func:`serve_requests`, the loop of a server forked or started by its client, and
+  the client's :func:`await_ready` and :func:`stop_server`;
 * **reaping**: :func:`reap_children`, and the subreaper and parent-death settings of Linux;
 * **descriptors**: :func:`redirect_stdio` and :func:`close_fds_except` for a freshly forked
   process that must not keep its parent's files;
@@ -23,6 +24,7 @@ import pickle
 import signal
 import socket
 import struct
+import subprocess
 import sys
 from collections.abc import Callable
 
@@ -112,6 +114,41 @@ def serve_requests(ctrl_fd: int, preload: Callable[[], None], handle: Handler) -
         if request.get("op") == "exit":
             return
         handle(ctrl, request, fds)
+
+
+def await_ready(
+    sock: socket.socket,
+    timeout: float,
+    log_path: str | os.PathLike,
+    failure: str,
+    error: type[Exception] = RuntimeError,
+) -> None:
+    """Wait for the ``{"ready": pid}`` of the server at the other end of ``sock``.
+
+    When it closes its end, or says nothing within ``timeout`` seconds, raises ``error`` with
+    ``failure``, the reason and the end of the server's log.
+    """
+    sock.settimeout(timeout)
+    try:
+        recv_msg(sock)
+    except (EOFError, OSError) as exc:
+        raise error(f"{failure} ({exc}):\n{tail_file(log_path)}") from None
+    finally:
+        sock.settimeout(None)
+
+
+def stop_server(server: subprocess.Popen, sock: socket.socket, grace_s: float = 5.0) -> None:
+    """Ask a :func:`serve_requests` server to exit, kill it after ``grace_s``, and close ``sock``."""
+    try:
+        send_msg(sock, {"op": "exit"})
+    except OSError:
+        pass
+    try:
+        server.wait(timeout=grace_s)
+    except subprocess.TimeoutExpired:
+        server.kill()
+        server.wait()
+    sock.close()
 
 
 # -- Linux process controls ----------------------------------------------------------------------

@@ -9,6 +9,7 @@ import os
 import select
 import socket
 import struct
+import subprocess
 import sys
 import threading
 import time
@@ -173,6 +174,55 @@ def test_serve_requests_ends_when_the_client_goes_away(pair):
     ours.close()
     _, status = os.waitpid(server, 0)
     assert os.waitstatus_to_exitcode(status) == 0
+
+
+SERVER = """
+import sys
+from graders.proc import send_msg, serve_requests
+
+
+def echo(ctrl, request, fds):
+    send_msg(ctrl, request)
+
+
+serve_requests(int(sys.argv[1]), lambda: print("preloaded"), echo)
+"""
+
+
+def test_a_started_server_is_awaited_used_and_stopped(pair, tmp_path):
+    ours, theirs = pair
+    with open(tmp_path / "server.log", "wb") as log:
+        server = subprocess.Popen(
+            [sys.executable, "-c", SERVER, str(theirs.fileno())], pass_fds=[theirs.fileno()], stdout=log
+        )
+    theirs.close()
+    try:
+        proc.await_ready(ours, 30, tmp_path / "server.log", "the test server did not start")
+        proc.send_msg(ours, {"op": "echo"})
+        assert proc.recv_msg(ours) == ({"op": "echo"}, [])
+    finally:
+        proc.stop_server(server, ours)
+    assert server.returncode == 0 and ours.fileno() == -1
+    assert (tmp_path / "server.log").read_text() == "preloaded\n"
+
+
+def test_a_server_that_never_says_ready_is_reported_with_its_log(pair, tmp_path):
+    ours, theirs = pair
+    (tmp_path / "server.log").write_text("Traceback: ImportError: no torch here\n")
+    with pytest.raises(LookupError, match=r"(?s)did not start \(timed out\):\n.*no torch here"):
+        proc.await_ready(ours, 0.05, tmp_path / "server.log", "did not start", LookupError)
+    theirs.close()
+    with pytest.raises(RuntimeError, match="did not start"):
+        proc.await_ready(ours, 5, tmp_path / "server.log", "did not start")
+    assert ours.gettimeout() is None
+
+
+def test_a_server_that_ignores_exit_is_killed(pair):
+    ours, theirs = pair
+    server = subprocess.Popen(["sleep", "30"])
+    started = time.monotonic()
+    proc.stop_server(server, ours, grace_s=0.1)
+    assert server.returncode == -9 and time.monotonic() - started < 5 and ours.fileno() == -1
 
 
 def test_reap_children_collects_ended_children_and_never_blocks():

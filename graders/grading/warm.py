@@ -30,13 +30,14 @@ import threading
 import time
 
 from graders.proc import (
+    await_ready,
     close_fds_except,
     die_with_parent,
     recv_msg,
     redirect_stdio,
     send_msg,
     serve_requests,
-    tail_file,
+    stop_server,
 )
 
 
@@ -215,14 +216,8 @@ class WarmServer:
         )
         theirs.close()
         self.sock = ours
-        self.sock.settimeout(timeout)
-        try:
-            recv_msg(self.sock)
-        except (EOFError, OSError) as exc:
-            log = tail_file(os.path.join(self.cwd, "warm.log"))
-            raise RuntimeError(f"the warm grading server did not start ({exc}):\n{log}") from None
-        finally:
-            self.sock.settimeout(None)
+        log = os.path.join(self.cwd, "warm.log")
+        await_ready(self.sock, timeout, log, "the warm grading server did not start")
 
     def alive(self) -> bool:
         return self.proc is not None and self.proc.poll() is None
@@ -243,13 +238,7 @@ class WarmServer:
     def close(self) -> None:
         if self.proc is None:
             return
-        try:
-            send_msg(self.sock, {"op": "exit"})
-            self.proc.wait(timeout=5)
-        except (OSError, subprocess.TimeoutExpired):
-            self.proc.kill()
-            self.proc.wait()
-        self.sock.close()
+        stop_server(self.proc, self.sock)
         self.proc = None
 
 

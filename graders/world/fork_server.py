@@ -23,6 +23,7 @@ from multiprocessing.connection import Connection
 
 from graders.errors import WorldStartError
 from graders.proc import (
+    await_ready,
     become_subreaper,
     close_fds_except,
     die_with_parent,
@@ -33,7 +34,7 @@ from graders.proc import (
     redirect_stdio,
     send_msg,
     serve_requests,
-    tail_file,
+    stop_server,
 )
 
 #: Fork the server from the current process instead of starting a new interpreter. Batch grading
@@ -207,14 +208,8 @@ class ForkServer:
         if self.ready:
             return
         self.start()
-        self.sock.settimeout(timeout)
-        try:
-            recv_msg(self.sock)
-        except (EOFError, OSError) as exc:
-            log = tail_file(os.path.join(self.base_dir, "fork-server.log"), 3000)
-            raise WorldStartError(f"the worker fork server failed to start ({exc}):\n{log}") from None
-        finally:
-            self.sock.settimeout(None)
+        log = os.path.join(self.base_dir, "fork-server.log")
+        await_ready(self.sock, timeout, log, "the worker fork server failed to start", WorldStartError)
         self.ready = True
 
     def spawn(self, size: int, world_dir: str, store_port: int, pg_timeout: float):
@@ -246,16 +241,7 @@ class ForkServer:
             return
         if not self.ready:  # still importing torch: it would read no message before it is done
             self.proc.kill()
-        try:
-            send_msg(self.sock, {"op": "exit"})
-        except OSError:
-            pass
-        try:
-            self.proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
-        self.sock.close()
+        stop_server(self.proc, self.sock)
         self.proc = None
         self.ready = False
 

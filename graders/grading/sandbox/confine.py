@@ -32,11 +32,10 @@ from graders.grading.sandbox.syscalls import (
     loopback_up,
     mount,
     pivot_root,
-    prctl,
     umount,
     unshare,
 )
-from graders.proc import become_subreaper, die_with_parent
+from graders.proc import become_subreaper, die_with_parent, prctl
 
 if TYPE_CHECKING:
     from graders.grading.sandbox.probe import Isolation

@@ -1,7 +1,7 @@
-"""The Linux system calls the sandbox makes through libc, each raising :class:`OSError` on failure.
+"""The Linux system calls that build the sandbox (namespaces, mounts, loopback), each raising
+:class:`OSError` on failure.
 
-``libc``, ``check`` and ``prctl`` live in :mod:`graders.proc` (the worker world needs them too)
-and are re-exported here with the rest.
+The libc handle and ``prctl`` live in :mod:`graders.proc`: the worker world needs them too.
 """
 
 from __future__ import annotations
@@ -12,9 +12,7 @@ import platform
 import socket
 import struct
 
-from graders.proc import check as check
-from graders.proc import libc as libc
-from graders.proc import prctl as prctl
+from graders.proc import check, libc
 
 CLONE_NEWNS = 0x00020000
 CLONE_NEWUTS = 0x04000000
