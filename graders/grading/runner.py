@@ -26,7 +26,7 @@ from graders.grading import sandbox
 from graders.grading.intake import Staged
 from graders.impl import KIT_ROOT
 from graders.plugin.results import FAILED, Gradebook
-from graders.world.fork_server import tail_file
+from graders.proc import tail_file
 
 REPORT_LIMIT = 32 * 1024 * 1024
 

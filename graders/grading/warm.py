@@ -12,7 +12,7 @@ The warm server never runs graded code and never runs pytest, so every fork star
 clean, trusted state: isolation is that of a fresh interpreter, the start is ~100x cheaper.
 
 Protocol on the control socket (batch process <-> warm server, both trusted): pickled dicts with
-``SCM_RIGHTS`` file descriptors (:func:`graders.world.fork_server.send_msg`). A request carries the
+``SCM_RIGHTS`` file descriptors (:func:`graders.proc.send_msg`). A request carries the
 write end of a pipe on which the driver writes its report and the supervisor the exit status.
 """
 
@@ -29,7 +29,16 @@ import tempfile
 import threading
 import time
 
-from graders.world.fork_server import reap_children, recv_msg, send_msg, tail_file
+from graders.proc import (
+    await_ready,
+    close_fds_except,
+    die_with_parent,
+    recv_msg,
+    redirect_stdio,
+    send_msg,
+    serve_requests,
+    stop_server,
+)
 
 
 def preload() -> None:
@@ -69,38 +78,21 @@ def preload() -> None:
     gc.freeze()  # what every fork shares is never scanned (nor copied) by their collections
 
 
-_children: dict[int, int] = {}
-
-
-def _reap(signum=None, frame=None) -> None:
-    reap_children(_children)
-
-
 def serve(ctrl_fd: int) -> None:
-    from graders.grading import sandbox
+    serve_requests(ctrl_fd, preload, _fork_supervisor)
 
-    sandbox.die_with_parent()
-    preload()
-    signal.signal(signal.SIGCHLD, _reap)
-    ctrl = socket.socket(fileno=ctrl_fd)
-    send_msg(ctrl, {"ready": os.getpid()})
-    while True:
+
+def _fork_supervisor(ctrl: socket.socket, request: dict, fds: list[int]) -> None:
+    pid = os.fork()
+    if pid == 0:
         try:
-            request, fds = recv_msg(ctrl)
-        except (EOFError, OSError):
-            return
-        if request.get("op") == "exit":
-            return
-        pid = os.fork()
-        if pid == 0:
-            try:
-                ctrl.close()
-                _supervise(request, fds[0])
-            finally:
-                os._exit(70)
-        for fd in fds:
-            os.close(fd)
-        send_msg(ctrl, {"pid": pid})
+            ctrl.close()
+            _supervise(request, fds[0])
+        finally:
+            os._exit(70)
+    for fd in fds:
+        os.close(fd)
+    send_msg(ctrl, {"pid": pid})
 
 
 def _supervise(request: dict, out_fd: int) -> None:
@@ -108,7 +100,7 @@ def _supervise(request: dict, out_fd: int) -> None:
     from graders.grading import sandbox
 
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
-    sandbox.die_with_parent()
+    die_with_parent()
     isolation = sandbox.Isolation.from_dict(request["isolation"])
     started = time.monotonic()
     try:
@@ -174,13 +166,8 @@ def _drive(request: dict, out_fd: int, isolation) -> None:
         if request.get("uid") is not None:
             os.fchown(log_fd, request["uid"], request["uid"])
         sandbox.confine_driver(isolation, limits, request["workdir"], request["root_dir"], request.get("uid"))
-        null_fd = os.open(os.devnull, os.O_RDONLY)
-        os.dup2(null_fd, 0)
-        os.dup2(log_fd, 1)
-        os.dup2(log_fd, 2)
-        keep = sorted({0, 1, 2, out_fd})
-        for low, high in zip(keep, [*keep[1:], 65536]):
-            os.closerange(low + 1, high)
+        redirect_stdio(log_fd)
+        close_fds_except(out_fd)
         os.environ.clear()
         os.environ.update(request["env"])
         tempfile.tempdir = None  # the server's cached choice; worlds go to this job's TMPDIR
@@ -229,14 +216,8 @@ class WarmServer:
         )
         theirs.close()
         self.sock = ours
-        self.sock.settimeout(timeout)
-        try:
-            recv_msg(self.sock)
-        except (EOFError, OSError) as exc:
-            log = tail_file(os.path.join(self.cwd, "warm.log"))
-            raise RuntimeError(f"the warm grading server did not start ({exc}):\n{log}") from None
-        finally:
-            self.sock.settimeout(None)
+        log = os.path.join(self.cwd, "warm.log")
+        await_ready(self.sock, timeout, log, "the warm grading server did not start")
 
     def alive(self) -> bool:
         return self.proc is not None and self.proc.poll() is None
@@ -257,13 +238,7 @@ class WarmServer:
     def close(self) -> None:
         if self.proc is None:
             return
-        try:
-            send_msg(self.sock, {"op": "exit"})
-            self.proc.wait(timeout=5)
-        except (OSError, subprocess.TimeoutExpired):
-            self.proc.kill()
-            self.proc.wait()
-        self.sock.close()
+        stop_server(self.proc, self.sock)
         self.proc = None
 
 

@@ -7,75 +7,40 @@ never initialises a process group and never runs student code, and forks ranks o
 Each forked rank gets a private socket whose other end the fork server hands to the driver
 (SCM_RIGHTS), and joins a process group of its world so the driver can kill the world at once.
 
-Protocol on the control socket (driver ↔ fork server, both trusted): pickled dicts.
+Protocol on the control socket (driver ↔ fork server, both trusted): pickled dicts, framed by
+:mod:`graders.proc`.
 """
 
 from __future__ import annotations
 
 import os
-import pickle
 import signal
 import socket
-import struct
 import subprocess
 import sys
 import time
 from multiprocessing.connection import Connection
 
 from graders.errors import WorldStartError
-
-_exit_statuses: dict[int, int] = {}
+from graders.proc import (
+    await_ready,
+    become_subreaper,
+    close_fds_except,
+    die_with_parent,
+    exit_statuses,
+    reap_children,
+    recv_msg,
+    redirect_output,
+    redirect_stdio,
+    send_msg,
+    serve_requests,
+    stop_server,
+)
 
 #: Fork the server from the current process instead of starting a new interpreter. Batch grading
 #: sets it in a driver that was itself forked from a warm interpreter which already imported torch
 #: (:mod:`graders.grading.warm`), which saves the ~3 s import per submission.
 FORK_IN_PROCESS = False
-
-
-def reap_children(into: dict[int, int]) -> None:
-    """Collect the exit status of every child that has ended (never blocks)."""
-    while True:
-        try:
-            pid, status = os.waitpid(-1, os.WNOHANG)
-        except ChildProcessError:
-            return
-        if pid == 0:
-            return
-        into[pid] = status
-
-
-def _reap(signum=None, frame=None) -> None:
-    reap_children(_exit_statuses)
-
-
-def send_msg(sock: socket.socket, obj: object, fds: list[int] | None = None) -> None:
-    data = pickle.dumps(obj)
-    header = struct.pack("<I", len(data))
-    if fds:
-        socket.send_fds(sock, [header + data], fds)
-    else:
-        sock.sendall(header + data)
-
-
-def _recv_exact(sock: socket.socket, n: int) -> bytes:
-    chunks = []
-    while n:
-        chunk = sock.recv(n)
-        if not chunk:
-            raise EOFError
-        chunks.append(chunk)
-        n -= len(chunk)
-    return b"".join(chunks)
-
-
-def recv_msg(sock: socket.socket) -> tuple[object, list[int]]:
-    """One framed message, with the file descriptors that came along with it (if any)."""
-    header, fds, _flags, _addr = socket.recv_fds(sock, 4, 16)
-    if not header:
-        raise EOFError
-    header += _recv_exact(sock, 4 - len(header))
-    (length,) = struct.unpack("<I", header)
-    return pickle.loads(_recv_exact(sock, length)), list(fds)
 
 
 def _spawn_world(ctrl: socket.socket, request: dict) -> None:
@@ -111,12 +76,8 @@ def _become_rank(rank: int, conn_fd: int, request: dict) -> None:
         os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_APPEND,
         0o644,
     )
-    os.dup2(log_fd, 1)
-    os.dup2(log_fd, 2)
-    os.close(log_fd)
+    redirect_output(log_fd)
     os.chdir(request["dir"])
-    from graders.world.worker import die_with_parent
-
     die_with_parent()
     args = WorkerArgs(
         rank, request["size"], request["store_port"], conn_fd, request["dir"], request["pg_timeout"]
@@ -126,55 +87,31 @@ def _become_rank(rank: int, conn_fd: int, request: dict) -> None:
 
 
 def serve(ctrl_fd: int) -> None:
-    from graders.world.worker import die_with_parent, preload
+    from graders.world.worker import preload
 
-    die_with_parent()
-    _become_subreaper()
-    preload()
-    signal.signal(signal.SIGCHLD, _reap)
-    ctrl = socket.socket(fileno=ctrl_fd)
-    send_msg(ctrl, {"ready": os.getpid()})
-    while True:
-        try:
-            request, _ = recv_msg(ctrl)
-        except (EOFError, OSError):
-            return
-        op = request["op"]
-        if op == "spawn":
-            _spawn_world(ctrl, request)
-        elif op == "status":
-            end = time.monotonic() + request.get("wait", 0)
-            pids = request["pids"]
-            while time.monotonic() < end and not all(p in _exit_statuses for p in pids):
-                _reap()
-                time.sleep(0.02)
-            _reap()
-            send_msg(ctrl, {p: _exit_statuses.get(p) for p in pids})
-        elif op == "exit":
-            return
+    become_subreaper()  # whatever the ranks' children leave orphaned is reaped here
+    serve_requests(ctrl_fd, preload, _handle)
 
 
-def _become_subreaper() -> None:
-    """Adopt (and so reap) whatever the ranks' children leave orphaned."""
-    try:
-        import ctypes
-
-        pr_set_child_subreaper = 36
-        ctypes.CDLL(None, use_errno=True).prctl(pr_set_child_subreaper, 1, 0, 0, 0)
-    except (OSError, AttributeError):  # pragma: no cover - not Linux
-        pass
+def _handle(ctrl: socket.socket, request: dict, fds: list[int]) -> None:
+    op = request["op"]
+    if op == "spawn":
+        _spawn_world(ctrl, request)
+    elif op == "status":
+        end = time.monotonic() + request.get("wait", 0)
+        pids = request["pids"]
+        while time.monotonic() < end and not all(p in exit_statuses for p in pids):
+            reap_children(exit_statuses)
+            time.sleep(0.02)
+        reap_children(exit_statuses)
+        send_msg(ctrl, {p: exit_statuses.get(p) for p in pids})
 
 
 def _serve_forked(ctrl_fd: int, base_dir: str) -> None:
     """The forked fork server: drop the driver's files and signal handlers, then serve."""
     log_fd = os.open(os.path.join(base_dir, "fork-server.log"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-    null_fd = os.open(os.devnull, os.O_RDONLY)
-    os.dup2(null_fd, 0)
-    os.dup2(log_fd, 1)
-    os.dup2(log_fd, 2)
-    keep = sorted({0, 1, 2, ctrl_fd})
-    for low, high in zip(keep, [*keep[1:], 65536]):
-        os.closerange(low + 1, high)
+    redirect_stdio(log_fd)
+    close_fds_except(ctrl_fd)
     for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGUSR1, signal.SIGPIPE):
         signal.signal(signum, signal.SIG_DFL)
     os.environ.update(GLOO_SOCKET_IFNAME="lo", OMP_NUM_THREADS="1", MKL_NUM_THREADS="1")
@@ -219,17 +156,6 @@ class _ForkedServer:
 # -- the driver's side ------------------------------------------------------------------------
 
 KIT_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-
-def tail_file(path: str | os.PathLike, nbytes: int = 3000) -> str:
-    try:
-        with open(path, "rb") as fh:
-            fh.seek(0, os.SEEK_END)
-            size = fh.tell()
-            fh.seek(max(0, size - nbytes))
-            return fh.read().decode("utf-8", "replace")
-    except OSError:
-        return ""
 
 
 class ForkServer:
@@ -282,14 +208,8 @@ class ForkServer:
         if self.ready:
             return
         self.start()
-        self.sock.settimeout(timeout)
-        try:
-            recv_msg(self.sock)
-        except (EOFError, OSError) as exc:
-            log = tail_file(os.path.join(self.base_dir, "fork-server.log"), 3000)
-            raise WorldStartError(f"the worker fork server failed to start ({exc}):\n{log}") from None
-        finally:
-            self.sock.settimeout(None)
+        log = os.path.join(self.base_dir, "fork-server.log")
+        await_ready(self.sock, timeout, log, "the worker fork server failed to start", WorldStartError)
         self.ready = True
 
     def spawn(self, size: int, world_dir: str, store_port: int, pg_timeout: float):
@@ -321,16 +241,7 @@ class ForkServer:
             return
         if not self.ready:  # still importing torch: it would read no message before it is done
             self.proc.kill()
-        try:
-            send_msg(self.sock, {"op": "exit"})
-        except OSError:
-            pass
-        try:
-            self.proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
-        self.sock.close()
+        stop_server(self.proc, self.sock)
         self.proc = None
         self.ready = False
 

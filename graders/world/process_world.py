@@ -20,8 +20,9 @@ from datetime import timedelta
 from multiprocessing.connection import Connection, wait
 
 from graders.errors import WorldStartError
+from graders.proc import tail_file
 from graders.world import wire
-from graders.world.fork_server import ForkServer, tail_file
+from graders.world.fork_server import ForkServer
 
 
 @dataclass

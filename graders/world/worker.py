@@ -109,18 +109,6 @@ def _import_banned_modules() -> None:
     import torch.distributed.optim  # noqa: F401
 
 
-def die_with_parent() -> None:
-    """Ask Linux to SIGKILL this worker when the driver dies, so no rank is ever orphaned."""
-    try:
-        import ctypes
-
-        libc = ctypes.CDLL(None, use_errno=True)
-        pr_set_pdeathsig = 1
-        libc.prctl(pr_set_pdeathsig, signal.SIGKILL)
-    except (OSError, AttributeError):  # pragma: no cover - not Linux
-        pass
-
-
 class Worker:
     def __init__(self, args: WorkerArgs) -> None:
         self.rank = args.rank

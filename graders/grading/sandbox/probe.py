@@ -1,0 +1,167 @@
+"""Which layers of the sandbox this machine allows (:class:`Isolation`), found by trying them.
+
+:func:`probe` tries each layer in forked children and must run in a fresh, single-threaded
+process: :func:`detect` runs it once per process as ``python -P -m graders.grading.sandbox
+--probe`` and caches the answer. :func:`require_safe` refuses to let graded code run as root.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from dataclasses import asdict, dataclass, field
+
+from graders import config
+from graders.grading.sandbox.cgroup import cgroup_version
+from graders.grading.sandbox.confine import system_binds
+from graders.grading.sandbox.rlimits import Limits
+from graders.grading.sandbox.syscalls import (
+    MS_PRIVATE,
+    MS_REC,
+    NEW_NAMESPACES,
+    SYS_PIVOT_ROOT,
+    loopback_up,
+    mount,
+    unshare,
+)
+
+
+@dataclass(frozen=True)
+class Isolation:
+    """Which layers this machine allows (see :mod:`graders.grading.sandbox`)."""
+
+    namespaces: bool = False
+    pivot_root: bool = False
+    cgroup: str = ""  # "v2", "v1" or "" (none)
+    drop_uid: bool = False
+    notes: tuple[str, ...] = field(default=())
+
+    def describe(self) -> str:
+        layers = ["own process tree", "rlimits"]
+        if self.cgroup:
+            layers.append(f"cgroup {self.cgroup} (memory, pids)")
+        if self.namespaces:
+            layers.append("pid+net+mount namespaces" + (" (whitelisted root)" if self.pivot_root else ""))
+        if self.drop_uid:
+            layers.append("unprivileged uid per job")
+        text = ", ".join(layers)
+        return text + ("; " + "; ".join(self.notes) if self.notes else "")
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Isolation:
+        return cls(**{**data, "notes": tuple(data.get("notes", ()))})
+
+
+def probe() -> Isolation:
+    """Which layers work here (call it in a fresh, single-threaded process)."""
+    notes = []
+    as_root = os.geteuid() == 0
+    off = config.sandbox_mode() == "off"
+    cgroup, why = ("", "cgroup disabled by DTLAB_SANDBOX=off") if off else cgroup_version(Limits())
+    if not cgroup:
+        notes.append(why + ": memory and process ceilings are per process only")
+    namespaces = pivot = drop_uid = False
+    if as_root:
+        namespaces, pivot, why = (
+            (False, False, "namespaces disabled by DTLAB_SANDBOX=off") if off else _probe_namespaces()
+        )
+        if why:
+            notes.append(why)
+        drop_uid = pivot or _uid_can_run_python(config.sandbox_uid())
+        if not drop_uid:
+            uid = config.sandbox_uid()
+            notes.append(f"uid {uid} cannot read the Python installation: graded code would run as root")
+    else:
+        notes.append(
+            "not root: graded code runs as the grading user, with that user's view of files, "
+            "processes and network (run the batch as root, e.g. in a container, for every layer)"
+        )
+    return Isolation(namespaces, pivot, cgroup, drop_uid, tuple(notes))
+
+
+def _uid_can_run_python(uid: int) -> bool:
+    """Whether ``uid`` can read everything the driver may still import (without a new root)."""
+    paths = [path for path, _ in system_binds() if os.path.isdir(path)]  # listed while still root
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.setgroups([])
+            os.setgid(uid)
+            os.setuid(uid)
+            ok = all(os.access(path, os.R_OK | os.X_OK) for path in paths)
+            os._exit(0 if ok else 1)
+        except BaseException:  # noqa: BLE001 - whatever happens, the child must not return
+            os._exit(1)
+    _, status = os.waitpid(pid, 0)
+    return os.waitstatus_to_exitcode(status) == 0
+
+
+def _probe_namespaces() -> tuple[bool, bool, str]:
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(read)
+        result = {"ns": False, "pivot": False, "why": ""}
+        try:
+            unshare(NEW_NAMESPACES)
+            mount(None, "/", None, MS_REC | MS_PRIVATE)
+            loopback_up()
+            result["ns"] = True
+            result["pivot"] = SYS_PIVOT_ROOT is not None
+        except OSError as exc:
+            result["why"] = f"namespaces unavailable ({exc}): graded code shares the network and files"
+        os.write(write, json.dumps(result).encode())
+        os._exit(0)
+    os.close(write)
+    data = b""
+    while chunk := os.read(read, 4096):
+        data += chunk
+    os.close(read)
+    os.waitpid(pid, 0)
+    result = json.loads(data or b"{}")
+    return result.get("ns", False), result.get("pivot", False), result.get("why", "")
+
+
+_PROBED: Isolation | None = None
+
+
+class UnsafeIsolation(RuntimeError):
+    """Graded code would run as root: refused unless ``DTLAB_SANDBOX=unsafe``."""
+
+
+def require_safe(isolation: Isolation) -> None:
+    if os.geteuid() == 0 and not isolation.drop_uid and config.sandbox_mode() != "unsafe":
+        raise UnsafeIsolation(
+            "refusing to run graded code as root without an unprivileged uid to switch to "
+            f"({isolation.describe()}); set DTLAB_SANDBOX=unsafe to do it anyway"
+        )
+
+
+def detect() -> Isolation:
+    """:func:`probe`, run once per process in a fresh interpreter.
+
+    ``DTLAB_SANDBOX=off`` turns the namespaces and the cgroup off (the uid switch stays: graded
+    code never runs as root unless ``DTLAB_SANDBOX=unsafe``).
+    """
+    global _PROBED
+    if _PROBED is None:
+        if config.sandbox_mode() == "unsafe":
+            _PROBED = Isolation(notes=("sandbox disabled by DTLAB_SANDBOX=unsafe",))
+        else:
+            out = subprocess.run(
+                [sys.executable, "-P", "-m", "graders.grading.sandbox", "--probe"],
+                capture_output=True,
+                text=True,
+                timeout=60,
+                check=False,
+            )
+            try:
+                _PROBED = Isolation.from_dict(json.loads(out.stdout))
+            except (ValueError, TypeError):
+                _PROBED = Isolation(notes=(f"sandbox probe failed: {out.stderr.strip()[-300:]}",))
+    return _PROBED
