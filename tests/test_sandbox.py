@@ -98,7 +98,15 @@ def test_where_the_hierarchy_puts_v2(tmp_path):
 def test_the_probe_finds_the_flavour_that_works_and_leaves_nothing_behind(tmp_path, version):
     hierarchy = fake_hierarchy(tmp_path, version)
     assert cgroup.cgroup_version(sandbox.Limits(), hierarchy) == (version, "")
-    assert not list((tmp_path / "cgroup").rglob("dtlab-probe-*"))
+    assert not list((tmp_path / "cgroup").rglob("dtlab-*-probe"))
+
+
+def test_a_cgroup_that_cannot_be_finished_is_not_left_behind(tmp_path):
+    hierarchy = fake_hierarchy(tmp_path, "v1")
+    (tmp_path / "cgroup/pids/batch").rmdir()  # memory is made, then pids fails
+    with pytest.raises(FileNotFoundError):
+        Cgroup.create("dtlab-1-alice", sandbox.Limits(), "v1", hierarchy)
+    assert not (tmp_path / "cgroup/memory/batch/dtlab-1-alice").exists()
 
 
 def test_the_probe_says_why_no_cgroup_works(tmp_path):

@@ -74,14 +74,27 @@ class Cgroup:
 
     @classmethod
     def create(cls, name: str, limits: Limits, version: str, hierarchy: Hierarchy = SYSTEM) -> Cgroup:
-        dirs = {}
+        dirs: dict[str, Path] = {}
+        try:
+            cls._make(dirs, name, limits, version, hierarchy)
+        except BaseException:
+            for path in dirs.values():  # a half-made cgroup is not left behind
+                try:
+                    _remove_dir(path)
+                except OSError:
+                    pass
+            raise
+        return cls(dirs, version)
+
+    @staticmethod
+    def _make(dirs: dict[str, Path], name: str, limits: Limits, version: str, hierarchy: Hierarchy) -> None:
         if version == "v2":
             path = hierarchy.v2_base() / name
             path.mkdir()
+            dirs["unified"] = path
             (path / "memory.max").write_text(str(limits.memory_mb * 1024 * 1024))
             (path / "memory.swap.max").exists() and (path / "memory.swap.max").write_text("0")
             (path / "pids.max").write_text(str(limits.pids))
-            dirs["unified"] = path
         else:
             for controller in ("memory", "pids"):
                 path = hierarchy.v1_base(controller) / name
@@ -89,7 +102,6 @@ class Cgroup:
                 dirs[controller] = path
             (dirs["memory"] / "memory.limit_in_bytes").write_text(str(limits.memory_mb * 1024 * 1024))
             (dirs["pids"] / "pids.max").write_text(str(limits.pids))
-        return cls(dirs, version)
 
     @property
     def procs_files(self) -> list[str]:
@@ -172,9 +184,9 @@ def _read_int(path: Path) -> int:
 def cgroup_version(limits: Limits, hierarchy: Hierarchy = SYSTEM) -> tuple[str, str]:
     """The cgroup flavour that works here ("v2", "v1" or ""), and why not when neither does.
 
-    Tried for real: a probe cgroup (``dtlab-probe-<pid>``) is made and removed.
+    Tried for real: a probe cgroup (``dtlab-<pid>-probe``) is made and removed.
     """
-    name = f"dtlab-probe-{os.getpid()}"
+    name = f"dtlab-{os.getpid()}-probe"
     reasons = []
     for version in ("v2", "v1"):
         try:
