@@ -56,6 +56,7 @@ class Recorder:
         self._group_ranks: dict[int, tuple[int, ...]] = {}
         self._swapped: list[tuple[object, str, object]] = []
         self._import_guard: _ImportGuard | None = None
+        self.on_the_wire = OnTheWire()
 
     # -- lifecycle -------------------------------------------------------------------------
     def install(self) -> None:
@@ -210,7 +211,9 @@ class Recorder:
         if name == "recv" and peer == -1 and isinstance(result, int):
             event[2] = result  # any-source receive: record who actually sent
         if name in ("isend", "irecv") or (arguments.get("async_op") and result is not None):
-            return RecordedWork(result, self, _describe("wait:" + name, nbytes, peer, group, site))
+            work = RecordedWork(result, self, _describe("wait:" + name, nbytes, peer, group, site))
+            self.on_the_wire.launched(work, name, _buffer_bytes(name, arguments), site)
+            return work
         return result
 
     def _batch(self, real, ops, site):
@@ -264,6 +267,31 @@ class _ImportGuard:
         raise BannedCallError(banned, self.recorder.exercise, site)
 
 
+class OnTheWire:
+    """The asynchronous collectives launched and not yet waited for, and the most buffer bytes
+    they held at once (inputs and outputs): what "one bucket on the wire" promises."""
+
+    def __init__(self) -> None:
+        self.pending: dict[int, int] = {}
+        self.most = 0
+        self.where = ""
+
+    def launched(self, work, op: str, nbytes: int, site: str) -> None:
+        self.pending[id(work)] = nbytes
+        now = sum(self.pending.values())
+        if now > self.most:
+            self.most, self.where = now, f"{len(self.pending)} {op} in flight at {site}"
+
+    def landed(self, work) -> None:
+        self.pending.pop(id(work), None)
+
+    def take(self) -> dict:
+        """The most since the last take; counting goes on from what is pending now."""
+        most, where = self.most, self.where
+        self.most, self.where = sum(self.pending.values()), ""
+        return {"bytes": most, "where": where}
+
+
 class RecordedWork:
     """Wraps an async ``Work`` so that waiting on it shows up in the hang report."""
 
@@ -273,6 +301,7 @@ class RecordedWork:
         self._description = description
 
     def wait(self, *args, **kwargs):
+        self._recorder.on_the_wire.landed(self)
         if self._work is None:
             return True
         if self._recorder.active:
@@ -303,6 +332,13 @@ def _global_peer(arguments, group: tuple[int, ...], key: str, group_key: str) ->
     if group_peer is not None and 0 <= group_peer < len(group):
         return group[group_peer]
     return -1
+
+
+def _buffer_bytes(name: str, arguments: dict) -> int:
+    """Bytes of every tensor an asynchronous collective holds until it is waited for."""
+    return sum(
+        _nbytes(value) for value in arguments.values() if isinstance(value, torch.Tensor | list | tuple)
+    )
 
 
 def _payload_and_peer(name: str, arguments: dict, group: tuple[int, ...]) -> tuple[int, int]:

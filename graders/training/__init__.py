@@ -4,7 +4,10 @@
 * :mod:`.optimizers`: optimizers as plain data (:class:`OptimizerSpec`) and drawn;
 * :mod:`.loop`: the driver's single-device reference and the workers' training loop;
 * :mod:`.history`: parameters after every step compared with the reference;
-* :mod:`.ledger`: the memory a rank holds, and memory bars for feedback.
+* :mod:`.live_memory`: every tensor storage alive on a rank, with its peaks inside phases;
+* :mod:`.measured_training`: that ledger cut into a training task's phases and roles;
+* :mod:`.memory_promises`: a chapter's memory promise, judged against what was alive;
+* :mod:`.ledger`: storage bytes, a reference walk, and memory bars for feedback.
 """
 
 from graders.training.history import TRAINING_TOLERANCES, assert_history_close

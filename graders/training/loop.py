@@ -102,6 +102,7 @@ def data_parallel_steps(
         if after_forward is not None:
             after_forward()
         (logits_loss(logits, micro[-1].targets) / k).backward()
+        del logits  # nothing of this step is kept past its backward by the loop itself
         mark("backward_end")
         if after_backward is not None:
             after_backward()

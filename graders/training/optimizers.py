@@ -39,6 +39,13 @@ class OptimizerSpec:
             return {"lr": self.lr, "momentum": self.momentum, "weight_decay": self.weight_decay}
         return {"lr": self.lr, "weight_decay": self.weight_decay}
 
+    @property
+    def states_per_element(self) -> int:
+        """Tensors of state the optimizer keeps per element: AdamW's two moments, SGD's momentum."""
+        if self.name == "adamw":
+            return 2
+        return 1 if self.momentum else 0
+
     def build(self, params: Iterable[nn.Parameter]) -> torch.optim.Optimizer:
         params = list(params)
         if self.name == "sgd":

@@ -98,6 +98,10 @@ class TaskContext:
     def mark(self, label: str) -> None:
         self._worker.recorder.mark(label)
 
+    def on_the_wire(self) -> dict:
+        """The most bytes asynchronous collectives held at once since the last call, and where."""
+        return self._worker.recorder.on_the_wire.take()
+
     def note(self, text: str) -> None:
         """Say what this rank is doing (one line, replaced by the next note). If the task hangs
         or crashes, the report shows the rank's last note: e.g. which microbatch it is at."""

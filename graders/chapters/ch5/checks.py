@@ -88,7 +88,7 @@ def assert_matches_torch_zero(run, case: TrainCase) -> None:
     padding = case.n * facts.shard_elements(case.n) - facts.trained_elements()
     no_grad = sum(facts.numels[i] for i in facts.indices(trained_only=True) if not facts.gets_grad[i])
     tensors = len(facts.indices(trained_only=True))
-    allowance = reference.states_per_element(case.optimizer) * (padding + no_grad) * facts.itemsize
+    allowance = case.optimizer.states_per_element * (padding + no_grad) * facts.itemsize
     allowance += reference.STEP_BYTES * tensors * case.n
     if ours > theirs + allowance:
         ledgers = {

@@ -1,8 +1,16 @@
-"""Chapter 5 memory promises: what each rank held, against each stage's 1/N share.
+"""Chapter 5 memory promises: what each rank keeps alive, against each stage's 1/N share.
 
-``run[rank]["memory"]`` comes from the worker task (bytes measured by storage, see
-:mod:`graders.training.ledger` and :mod:`graders.chapters.ch5.probes`). A failure draws every rank's
-params / grads / optimizer-state bars with the stage's limits.
+``run[rank]["live"]`` comes from the worker's live ledger
+(:class:`graders.training.measured_training.MeasuredTraining`): every tensor storage alive on the
+rank, whoever holds it, at peaks inside phases and between steps. Each stage's promise is a
+list of :class:`~graders.training.memory_promises.LivePromise`; limits are the rank's
+partition of the model plus what a single device measured on the same rows (activations,
+autograd's temporaries), so nothing about the model's internals is guessed.
+
+A rank's partition may be its balanced share (``sum(ceil(numel / N))`` elements) or a
+greedy, whole-parameter one (as torch's ``ZeroRedundancyOptimizer`` builds), up to the
+balanced share plus the largest parameter, aligned to 16 bytes; summed over the ranks, the
+partitions hold every element once.
 """
 
 from __future__ import annotations
@@ -10,192 +18,138 @@ from __future__ import annotations
 from graders.chapters.ch5 import reference
 from graders.chapters.ch5.cases import TrainCase
 from graders.chapters.ch5.checks import assert_trained_like_one_device, value_of
-from graders.checks import fail
-from graders.training.ledger import render_bars
+from graders.training.memory_promises import LivePromise, assert_live_promises
+
+SLACK = reference.LIVE_SLACK_BYTES
+
+KEEP_HINT = (
+    "keep nothing of the full model between steps: no full gradients, no copies, in attributes, "
+    "globals or closures alike; only this rank's partition, its gradient and its optimizer state."
+)
+STATE_HINT = (
+    "build the inner optimizer on this rank's partition only: the state of elements another rank "
+    "owns must not exist here, whatever class or container holds it."
+)
 
 
-def _ledgers(run, case: TrainCase, kind: str) -> dict[int, dict[str, int]]:
-    ledgers = {}
-    for rank in case.ranks:
-        memory = value_of(run, rank, case)["memory"]
-        if kind == "zero3":
-            ledgers[rank] = {
-                "params": memory["params_at_rest"],
-                "grads": memory["grads_after_backward"],
-                "optimizer state": memory["state_bytes"],
-            }
-        else:
-            grads = memory["grads_after_backward"] + memory["owned_grad_bytes"]
-            ledgers[rank] = {
-                "params": memory["params"],
-                "grads": memory["gradient_memory_after_backward"] if kind == "zero2" else grads,
-                "optimizer state": memory["state_bytes"],
-            }
-    return ledgers
+def _partitioned_state(case: TrainCase) -> list[LivePromise]:
+    """ZeRO-1 and 2: between steps a rank keeps its partition of the parameters (when they
+    are not the model's own), of their gradients, and K optimizer states per element."""
+    k = case.optimizer.states_per_element
+    part, parts = reference.partition_bytes(case), reference.partitions_bytes(case)
+    steps = reference.step_bytes()
+    return [
+        LivePromise(
+            "kept",
+            "kept between steps",
+            f"a partition of the parameters, of their gradients and {k} optimizer state(s) per element",
+            lambda live: (k + 2) * part + steps + SLACK,
+            total=(k + 2) * parts + case.n * (steps + SLACK),
+            hint=KEEP_HINT,
+        ),
+        LivePromise(
+            "state",
+            "optimizer state",
+            f"optimizer state for this rank's partition only ({k} per element)",
+            lambda live: k * part + steps + SLACK,
+            total=k * parts + case.n * (steps + SLACK),
+            hint=STATE_HINT,
+        ),
+    ]
 
 
-def _memory_failure(message: str, run, case: TrainCase, kind: str, limits: dict, hint: str) -> None:
-    title = {"zero1": "ZeRO-1", "zero2": "ZeRO-2", "zero3": "ZeRO-3"}[kind]
-    picture = render_bars(f"{title}, {case.n} ranks", _ledgers(run, case, kind), limits)
-    fail(f"{message}\n{picture}", case, hint)
-
-
-def _assert_inner_optimizer(run, case: TrainCase, rank: int, name: str) -> dict:
-    memory = value_of(run, rank, case)["memory"]
-    if memory["instances"] == 0 or memory["steps"] < case.steps:
-        fail(
-            f"rank {rank}: {name} never stepped an optimizer built with optimizer_cls "
-            f"({memory['instances']} built, {memory['steps']} steps for {case.steps} training steps).",
-            case,
-            "build the inner optimizer as optimizer_cls(owned_tensors, **hparams) and call its step().",
-        )
-    return memory
-
-
-def _assert_optimizer_state_partitioned(run, case: TrainCase, kind: str) -> None:
-    """ZeRO-1 and 2: each rank's inner optimizer owns and keeps state for ~1/N of the elements."""
-    name = {"zero1": "Zero1Optimizer", "zero2": "Zero2Optimizer"}[kind]
-    owned_limit = reference.model_facts().shard_elements(case.n)
-    state_limit = reference.state_bytes_limit(case)
-    limits = {"optimizer state": state_limit}
-    for rank in case.ranks:
-        memory = _assert_inner_optimizer(run, case, rank, name)
-        if memory["owned_elements"] > owned_limit:
-            _memory_failure(
-                f"rank {rank}: the inner optimizer steps {memory['owned_elements']} elements; with "
-                f"{case.n} ranks a rank owns at most {owned_limit} (1/N of every parameter, padded).",
-                run,
-                case,
-                kind,
-                limits,
-                "give optimizer_cls only this rank's shard, not the model's parameters.",
-            )
-        if memory["state_bytes"] > state_limit:
-            _memory_failure(
-                f"rank {rank} holds {memory['state_bytes']} bytes of optimizer state; {name} "
-                f"promises at most {state_limit} (the 1/N share of {reference.full_state_bytes(case)} "
-                "bytes, plus padding).",
-                run,
-                case,
-                kind,
-                limits,
-                "the state of the elements another rank owns must not exist on this rank.",
-            )
-
-
-def _assert_gradients_partitioned(run, case: TrainCase) -> None:
-    """ZeRO-2: when backward ends a rank holds its reduced chunks, at most one bucket still on
-    the wire, and the gradients of the buckets that wait for a missing gradient; nothing more."""
-    facts = reference.model_facts()
+def _gradients_partitioned(case: TrainCase) -> list[LivePromise]:
+    """ZeRO-2: gradients leave the rank bucket by bucket while backward runs."""
     layout = reference.buckets(case)
-    owned = reference.shard_bytes(case)
-    waiting = layout.held_after_backward(facts)
-    wire = layout.on_the_wire(case)
-    limit = owned + wire + waiting
-    limits = {"grads": limit, "optimizer state": reference.state_bytes_limit(case)}
-    parts = (
-        f"its reduced chunks (≤ {owned}), the bucket still on the wire (≤ {wire}) and the "
-        f"buckets waiting for step() ({waiting})"
-    )
-    for rank in case.ranks:
-        memory = value_of(run, rank, case)["memory"]
-        if memory["grads_after_backward"] > waiting:
-            _memory_failure(
-                f"rank {rank}: when backward ended the model's parameters still held "
-                f"{memory['grads_after_backward']} bytes of gradients; ZeRO-2 allows {waiting} "
-                f"(only buckets with a parameter that gets no gradient wait for step()).\n"
-                f"buckets: {reference.describe_buckets(case)}",
-                run,
-                case,
-                "zero2",
-                limits,
-                "once a bucket is reduce-scattered, set the .grad of its parameters to None: "
-                "the rank keeps only the reduced chunk it owns.",
-            )
-        held = memory["gradient_memory_after_backward"]
-        if held > limit:
-            _memory_failure(
-                f"rank {rank}: when backward ended Zero2Optimizer held {held} "
-                f"bytes of gradients (on parameters and in its buffers); ZeRO-2 allows {limit}: {parts}.\n"
-                f"buckets: {reference.describe_buckets(case)}",
-                run,
-                case,
-                "zero2",
-                limits,
-                "wait for the previous bucket when you launch the next one, and drop its buffer: "
-                "only the reduced chunk this rank owns is worth keeping.",
-            )
-        if memory["owned_grad_bytes"] > owned:
-            _memory_failure(
-                f"rank {rank}: the tensors the inner optimizer steps held {memory['owned_grad_bytes']} "
-                f"bytes of gradients at its step; a rank's share is at most {owned}.",
-                run,
-                case,
-                "zero2",
-                limits,
-                "keep only the reduced chunk of each bucket that this rank owns.",
-            )
+    part, bucket = reference.partition_bytes(case), reference.largest_bucket_bytes(case)
+    waiting = layout.held_after_backward(reference.model_facts())
+    last = layout.on_the_wire(case)
+    wire = reference.two_buckets_on_the_wire(case)
+    return [
+        LivePromise(
+            "on_the_wire",
+            "on the wire in backward",
+            f"one bucket on the wire while the next is launched: at most {wire:,} bytes held by "
+            "asynchronous collectives at once",
+            lambda live: wire + SLACK,
+            hint="wait for the previous bucket's reduce-scatter when you launch the next one, not for "
+            "all of them when backward ends.",
+        ),
+        LivePromise(
+            "grads_at_backward_end",
+            "gradients at backward end",
+            "this rank's reduced chunks, the last bucket still on the wire and the gradients of the "
+            f"buckets that wait for step() ({waiting:,} bytes)",
+            lambda live: part + last + last // case.n + waiting + SLACK,
+            hint="once a bucket is reduce-scattered, set the .grad of its parameters to None and drop "
+            "its buffer: only the reduced chunk this rank owns is worth keeping.",
+        ),
+        LivePromise(
+            "fresh:backward",
+            "gradients in backward",
+            "a single device's backward working set (the gradients of activations), plus the rank's "
+            f"chunks and at most three buckets of {bucket:,} bytes at once",
+            lambda live: live["plain"]["backward_working_set"] + part + waiting + 3 * bucket + SLACK,
+            hint="free a bucket's gradients as soon as its reduce-scatter is launched, during backward.",
+        ),
+    ]
 
 
-def _assert_zero3_holds_only_shards(run, case: TrainCase) -> None:
-    params_limit = reference.shard_bytes(case, trained_only=False)
-    grads_limit = reference.shard_bytes(case)
-    state_limit = reference.state_bytes_limit(case)
-    limits = {"params": params_limit, "grads": grads_limit, "optimizer state": state_limit}
-    checks = (
-        (
-            "params_at_rest",
-            params_limit,
-            "between steps it kept {got} bytes of parameters",
-            "each rank keeps only its shard of every parameter.",
+def _parameters_partitioned(case: TrainCase) -> list[LivePromise]:
+    """ZeRO-3: shards at rest; one layer gathered at a time (two while the next is prefetched)."""
+    k = case.optimizer.states_per_element
+    params = reference.shard_bytes(case, trained_only=False)
+    grads = reference.shard_bytes(case)
+    at_rest = params + k * grads + reference.step_bytes()  # before forward: no gradients
+    layer, two_layers = reference.gathered_unit_bytes(case, 1), reference.gathered_unit_bytes(case, 2)
+
+    def activations(live, quantity: str) -> int:
+        return live["plain"][quantity] - live["plain"]["setup"]
+
+    return [
+        LivePromise(
+            "kept",
+            "kept between steps",
+            "the shards of the parameters, of their gradients and of the optimizer state",
+            lambda live: at_rest + grads + SLACK,
+            hint=KEEP_HINT,
         ),
-        (
-            "params_at_forward_end",
-            params_limit,
-            "when forward ended it still held {got} bytes of parameters",
-            "release a layer's gathered parameters right after its forward (and gather them again "
-            "in backward).",
+        LivePromise(
+            "at_forward_end",
+            "alive when forward ended",
+            "a single device's activations, the shards and their state, and at most one gathered "
+            f"layer ({layer:,} bytes)",
+            lambda live: activations(live, "at_forward_end") + at_rest + layer + SLACK,
+            hint="autograd saves the weights a layer used: with saved_tensors_hooks, save a key instead "
+            "of a gathered parameter, and gather it again in backward.",
         ),
-        (
-            "grads_after_backward",
-            grads_limit,
-            "after backward it held {got} bytes of gradients",
-            "reduce-scatter each full gradient into the .grad of this rank's shard, and keep no "
-            "full gradient.",
+        LivePromise(
+            "peak:forward",
+            "peak in forward",
+            "a single device's activations, the shards and their state, and one layer gathered at a "
+            f"time, or two while the next is prefetched ({two_layers:,} bytes)",
+            lambda live: activations(live, "forward") + at_rest + two_layers + SLACK,
+            hint="gather a layer's parameters in its own forward pre-hook and release them after its "
+            "forward, never the whole model at once.",
         ),
-        (
-            "state_bytes",
-            state_limit,
-            "an optimizer over Zero3Module.parameters() held {got} bytes of state",
-            "parameters() must yield only this rank's shards.",
-        ),
-    )
-    for rank in case.ranks:
-        memory = value_of(run, rank, case)["memory"]
-        for key, limit, said, hint in checks:
-            if memory[key] > limit:
-                _memory_failure(
-                    f"rank {rank}: {said.format(got=memory[key])}; ZeRO-3 promises at most {limit} "
-                    "(1/N of the model, padded).",
-                    run,
-                    case,
-                    "zero3",
-                    limits,
-                    hint,
-                )
+    ]
+
+
+def _lives(run, case: TrainCase) -> dict[int, dict]:
+    return {rank: value_of(run, rank, case)["live"] for rank in case.ranks}
 
 
 def assert_zero1_memory(run, case: TrainCase) -> None:
     assert_trained_like_one_device(run, case)
-    _assert_optimizer_state_partitioned(run, case, "zero1")
+    assert_live_promises(_lives(run, case), _partitioned_state(case), f"ZeRO-1, {case.n} ranks", case)
 
 
 def assert_zero2_memory(run, case: TrainCase) -> None:
     assert_trained_like_one_device(run, case)
-    _assert_gradients_partitioned(run, case)
-    _assert_optimizer_state_partitioned(run, case, "zero2")
+    promises = _gradients_partitioned(case) + _partitioned_state(case)
+    assert_live_promises(_lives(run, case), promises, f"ZeRO-2, {case.n} ranks", case)
 
 
 def assert_zero3_memory(run, case: TrainCase) -> None:
     assert_trained_like_one_device(run, case, last_step_only=True)
-    _assert_zero3_holds_only_shards(run, case)
+    assert_live_promises(_lives(run, case), _parameters_partitioned(case), f"ZeRO-3, {case.n} ranks", case)

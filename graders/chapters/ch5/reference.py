@@ -19,18 +19,16 @@ import torch
 from torch import nn
 
 from graders.chapters.ch5.cases import CostCase, OffloadCase, TrainCase
-from graders.training import FunctionalOptimizer, OptimizerSpec, train_single_device, trainable
+from graders.training import FunctionalOptimizer, train_single_device, trainable
 from graders.training.models import build_model, lm_loss, make_batches, named_parameters
 
 #: AdamW keeps exp_avg and exp_avg_sq per element, plus a scalar step per tensor (4 bytes;
 #: 8 allowed, which covers float64 steps too); SGD a momentum buffer when momentum is on.
 STEP_BYTES = 8
-
-
-def states_per_element(optimizer: OptimizerSpec) -> int:
-    if optimizer.name == "adamw":
-        return 2
-    return 1 if optimizer.momentum else 0
+#: alignment padding a partition may add (DeepSpeed aligns partitions to 4 elements)
+ALIGNMENT_BYTES = 16
+#: bytes of bookkeeping a rank may keep beyond the promise (step counters, a flag tensor)
+LIVE_SLACK_BYTES = 64
 
 
 def _single_threaded(fn):
@@ -130,16 +128,9 @@ def shard_bytes(case: TrainCase, *, trained_only: bool = True) -> int:
     return facts.shard_elements(case.n, trained_only=trained_only) * facts.itemsize
 
 
-def state_bytes_limit(case: TrainCase) -> int:
-    """Optimizer state one rank may hold: the states of its owned elements, a step per tensor."""
-    facts = model_facts()
-    tensors = len(facts.indices(trained_only=True))
-    return states_per_element(case.optimizer) * shard_bytes(case) + STEP_BYTES * tensors
-
-
-def full_state_bytes(case: TrainCase) -> int:
-    facts = model_facts()
-    return states_per_element(case.optimizer) * facts.trained_elements() * facts.itemsize
+def step_bytes() -> int:
+    """Bookkeeping state beyond the per-element states: a step counter per trained tensor."""
+    return STEP_BYTES * len(model_facts().indices(trained_only=True))
 
 
 def wire_bytes_limit(case: TrainCase) -> float:
@@ -153,6 +144,49 @@ def largest_unit_shard_bytes(case: TrainCase) -> int:
     return (
         max(sum(math.ceil(facts.numels[i] / case.n) for i in unit) for unit in facts.units) * facts.itemsize
     )
+
+
+def partition_bytes(case: TrainCase) -> int:
+    """The most one rank may own of the trained parameters, in bytes: the balanced share
+    (``sum(ceil(numel / N))``) plus the largest parameter (what a greedy, whole-parameter
+    partition such as torch's ``ZeroRedundancyOptimizer`` guarantees) plus 16 bytes of alignment."""
+    facts = model_facts()
+    largest = max(facts.numels[i] for i in facts.indices(trained_only=True)) * facts.itemsize
+    return shard_bytes(case) + largest + ALIGNMENT_BYTES
+
+
+def partitions_bytes(case: TrainCase) -> int:
+    """All ranks' partitions together: every trained element once, padded and aligned."""
+    return case.n * (shard_bytes(case) + ALIGNMENT_BYTES)
+
+
+def gathered_unit_bytes(case: TrainCase, units: int) -> int:
+    """Bytes of the ``units`` largest layers' parameters, gathered (each padded to N chunks)."""
+    facts = model_facts()
+    sizes = sorted(
+        (
+            sum(math.ceil(facts.numels[i] / case.n) * case.n for i in unit) * facts.itemsize
+            for unit in facts.units
+        ),
+        reverse=True,
+    )
+    return sum(sizes[:units])
+
+
+def largest_bucket_bytes(case: TrainCase) -> int:
+    """The largest ZeRO-2 bucket's reduce-scatter input, padded."""
+    return max(reduce_scatter_bytes(case, bucket)[1] for bucket in buckets(case).members)
+
+
+def two_buckets_on_the_wire(case: TrainCase) -> int:
+    """The most bytes two buckets launched one after the other hold in their reduce-scatters
+    (padded input and this rank's output each): the one landing and the one just launched.
+    Launch order: the complete buckets as backward completes them, then the others in step()."""
+    layout = buckets(case)
+    order = list(layout.completion) + [b for b in range(len(layout.members)) if not layout.complete[b]]
+    held = [reduce_scatter_bytes(case, layout.members[b])[1] for b in order]
+    held = [size + size // case.n for size in held]
+    return max((a + b for a, b in zip(held, held[1:], strict=False)), default=sum(held))
 
 
 # -- ZeRO-2 buckets ----------------------------------------------------------------------------

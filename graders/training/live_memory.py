@@ -1,0 +1,247 @@
+"""Worker side: every tensor storage alive on the rank, with its peak inside every phase.
+
+:class:`LiveLedger` is a ``TorchDispatchMode`` the kit enters *before* graded code is
+imported. Every storage an operator creates while it is active (a fresh storage: not a view
+or an in-place result of one of the operator's inputs) is tracked with a weak reference, and
+so are the tensors the kit hands over (:meth:`LiveLedger.track`, e.g. the model's
+parameters). A running total of the tracked storages still alive is kept at every operator,
+so a peak is seen where it happens (at a collective, in an autograd hook, in a saved-tensor
+pack), whoever holds the memory: an attribute, a module-level global, a closure, autograd's
+saved tensors, a pending collective. Nothing is found by walking references from the
+student's object, so nothing can be hidden from a walk.
+
+What is counted:
+
+* each storage once, at its full size (a view keeps its whole buffer alive);
+* only storages made inside the ledger: what the kit builds inside :meth:`LiveLedger.paused`
+  (snapshots, reference copies) is not the student's;
+* not memory outside torch storages (numpy arrays, Python lists): the memory-graded
+  exercises ban those doors (``catalog.MEMORY_DOORS``).
+
+A phase is named by the kit (:meth:`LiveLedger.enter`); its peak is the most bytes alive at
+any operator while it was current, over every step, with where that happened.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+import weakref
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+import torch
+from torch.utils._python_dispatch import TorchDispatchMode, _disable_current_modes
+
+_Tensor = torch.Tensor
+
+
+@dataclass
+class Peak:
+    bytes: int = 0
+    where: str = ""
+
+    def plain(self) -> dict:
+        return {"bytes": self.bytes, "where": self.where}
+
+
+def _tensors_in(value, found: list) -> None:
+    """Append every tensor in ``value`` (a tensor, or nested lists, tuples and dicts)."""
+    if isinstance(value, _Tensor):
+        found.append(value)
+    elif isinstance(value, list | tuple):
+        for item in value:
+            _tensors_in(item, found)
+    elif isinstance(value, dict):
+        for item in value.values():
+            _tensors_in(item, found)
+
+
+class LiveLedger(TorchDispatchMode):
+    """Bytes of the storages alive that came to life in graded code, and their peaks by phase."""
+
+    @classmethod
+    def _should_skip_dynamo(cls) -> bool:
+        return False  # nothing is compiled here: spare every operator torch's dynamo wrapper
+
+    def __init__(self, site_root: str = "") -> None:
+        super().__init__()
+        self.site_root = site_root
+        self.total = 0
+        self.phase = "setup"
+        self.step = 0
+        self.peaks: dict[str, Peak] = {}
+        self._peak = self.peaks.setdefault(self.phase, Peak())
+        self._sizes: dict[int, int] = {}  # id(storage) -> bytes counted
+        self._born: dict[int, tuple[str, int]] = {}  # id(storage) -> (phase, step) it came to life in
+        self._refs: dict[int, weakref.ref] = {}
+        self._paused = 0
+        #: bytes alive per (phase, step) they were born in, and the peak of the current one's
+        self.born_alive: dict[tuple[str, int], int] = {}
+        self.fresh_peaks: dict[str, int] = {}
+        self.after_op = None  # called after every operator (the plain measurement's probe)
+
+    # -- what is tracked ---------------------------------------------------------------------
+    def track(self, tensors: Iterable[torch.Tensor]) -> None:
+        """Count the storages of ``tensors`` (handed over by the kit) as the graded code's."""
+        for tensor in tensors:
+            if isinstance(tensor, _Tensor):
+                self._adopt(tensor.untyped_storage())
+        self._sample("track")
+
+    def _adopt(self, storage) -> None:
+        key = id(storage)
+        size = storage.nbytes()
+        known = self._sizes.get(key)
+        if known is None:
+            born = (self.phase, self.step)
+            self._refs[key] = weakref.ref(storage, self._forget_callback(key))
+            self._sizes[key] = size
+            self._born[key] = born
+            self.total += size
+            fresh = self.born_alive[born] = self.born_alive.get(born, 0) + size
+            if fresh > self.fresh_peaks.get(self.phase, 0):
+                self.fresh_peaks[self.phase] = fresh
+        elif known != size:  # resized in place
+            self._sizes[key] = size
+            self.total += size - known
+            born = self._born[key]
+            self.born_alive[born] = self.born_alive.get(born, 0) + size - known
+
+    def _forget_callback(self, key: int):
+        def forget(_ref) -> None:
+            size = self._sizes.pop(key, None)
+            self._refs.pop(key, None)
+            born = self._born.pop(key, None)
+            if size is not None:
+                self.total -= size
+                self.born_alive[born] -= size
+
+        return forget
+
+    def bytes_of(self, tensors: Iterable[torch.Tensor]) -> int:
+        """Bytes of the tracked storages behind ``tensors`` (each once)."""
+        seen = {}
+        for tensor in tensors:
+            if isinstance(tensor, _Tensor):
+                key = id(tensor.untyped_storage())
+                if key in self._sizes:
+                    seen[key] = self._sizes[key]
+        return sum(seen.values())
+
+    def alive_born_in(self, phase: str, step: int | None = None) -> dict[int, int]:
+        """``{storage id: bytes}`` of the tracked storages alive now that came to life in
+        ``phase`` (of ``step`` only, when given)."""
+        sizes = dict(self._sizes)  # copies: a worker thread may free a storage meanwhile
+        return {
+            key: sizes[key]
+            for key, (born, at) in list(self._born.items())
+            if born == phase and (step is None or at == step) and key in sizes
+        }
+
+    def _storage_resized(self, storage) -> None:
+        """``UntypedStorage.resize_`` changes a buffer without an operator (FSDP frees gathered
+        parameters so): keep the count true, and count a buffer graded code grows."""
+        if not self._paused and (id(storage) in self._sizes or storage.nbytes()):
+            self._adopt(storage)
+            if self.total > self._peak.bytes:
+                self._sample("UntypedStorage.resize_")
+
+    def __enter__(self):
+        ledger = self
+        resize = torch._C.StorageBase.resize_
+
+        def resize_(storage, size):
+            result = resize(storage, size)
+            ledger._storage_resized(storage)
+            return result
+
+        self._outer_resize = vars(torch.UntypedStorage).get("resize_")
+        torch.UntypedStorage.resize_ = resize_
+        return super().__enter__()
+
+    def __exit__(self, *exc):
+        if self._outer_resize is None:
+            del torch.UntypedStorage.resize_
+        else:
+            torch.UntypedStorage.resize_ = self._outer_resize
+        return super().__exit__(*exc)
+
+    # -- phases ------------------------------------------------------------------------------
+    def enter(self, phase: str, *, step: int | None = None) -> None:
+        self.phase = phase
+        if step is not None:
+            self.step = step
+        self._peak = self.peaks.setdefault(phase, Peak())
+        self._sample("start of " + phase)
+
+    @contextlib.contextmanager
+    def paused(self) -> Iterator[None]:
+        """Kit code inside graded code: what it allocates is not counted."""
+        self._paused += 1
+        try:
+            with _disable_current_modes():
+                yield
+        finally:
+            self._paused -= 1
+
+    def summary(self) -> dict:
+        """``{phase: {"bytes", "where"}}``: the peaks; and ``fresh:<phase>``: the most bytes
+        born in one step's ``phase`` that were alive at once."""
+        peaks = {phase: peak.plain() for phase, peak in self.peaks.items()}
+        fresh = {f"fresh:{phase}": {"bytes": size, "where": ""} for phase, size in self.fresh_peaks.items()}
+        return peaks | fresh
+
+    # -- the mode ----------------------------------------------------------------------------
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        out = func(*args, **kwargs) if kwargs else func(*args)
+        if self._paused:
+            return out
+        if isinstance(out, _Tensor):
+            outputs = (out,)
+        else:
+            outputs = []
+            _tensors_in(out, outputs)
+        inputs = None
+        sizes = self._sizes
+        for tensor in outputs:
+            storage = tensor.untyped_storage()
+            if id(storage) in sizes:
+                self._adopt(storage)  # may have been resized
+                continue
+            if inputs is None:
+                found: list = []
+                _tensors_in(args, found)
+                if kwargs:
+                    _tensors_in(kwargs, found)
+                inputs = {id(t.untyped_storage()) for t in found}
+            if id(storage) not in inputs:
+                self._adopt(storage)
+        if self.total > self._peak.bytes:
+            self._sample(func)
+        if self.after_op is not None:
+            self.after_op()
+        return out
+
+    def _sample(self, op) -> None:
+        peak = self._peak
+        if self.total > peak.bytes:
+            peak.bytes = self.total
+            peak.where = f"{_op_name(op)} at {self._student_site()}, step {self.step + 1}"
+
+    def _student_site(self) -> str:
+        frame = sys._getframe(2)
+        while frame is not None:
+            filename = frame.f_code.co_filename
+            if self.site_root and filename.startswith(self.site_root):
+                return f"{os.path.basename(filename)}:{frame.f_lineno} in {frame.f_code.co_name}"
+            frame = frame.f_back
+        return "kit code"
+
+
+def _op_name(op) -> str:
+    if isinstance(op, str):
+        return op
+    name = getattr(op, "__name__", str(op))
+    return name.removesuffix(".default")

@@ -1,0 +1,106 @@
+"""Driver side: a chapter's memory promise, stated against what the live ledger measured.
+
+A chapter declares its promise as a list of :class:`LivePromise` (see ``CONTRIBUTING.md``).
+Each names one quantity that :class:`~graders.training.measured_training.MeasuredTraining` measured
+on every rank:
+
+* a role: ``kept`` (alive between steps, the model's own tensors aside), ``state`` (born in
+  a step and alive one step later), ``at_forward_end``, ``grads_at_backward_end``,
+  ``on_the_wire`` (the most bytes asynchronous collectives held at once);
+* ``peak:<phase>``: the most bytes alive at any operator of that phase;
+* ``fresh:<phase>``: the most bytes born in one step's phase alive at once.
+
+and the most bytes it may reach on each rank (``per_rank``, a function of that rank's
+measurements, so limits can be written as the single-device figures the same ledger measured
+plus what the lesson allows) and, where a partition promises that each element lives on one
+rank only, summed over the ranks (``total``). A broken promise fails with where the peak
+happened, the rank, and one bar per promise and rank.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+from graders.checks import fail
+from graders.training.ledger import render_bars
+
+
+@dataclass(frozen=True)
+class LivePromise:
+    quantity: str  # "kept", "state", "at_forward_end", "peak:forward", "fresh:backward", ...
+    label: str  # its bar in the picture: "kept between steps"
+    what: str  # what the lesson promises, for the message
+    per_rank: Callable[[Mapping], int]  # one rank's live summary -> bytes allowed on that rank
+    total: int | None = None  # bytes allowed summed over the ranks
+    hint: str = ""
+
+
+_ROLE_WHERE = {
+    "kept": "kept alive between two steps",
+    "state": "born in a step and still alive one step later",
+    "at_forward_end": "alive when forward returned",
+    "grads_at_backward_end": "born in backward and still alive when it returned",
+    "on_the_wire": "held by asynchronous collectives at once",
+}
+
+
+def measured(live: Mapping, quantity: str) -> tuple[int, str]:
+    """``(bytes, what they are)`` of ``quantity`` in one rank's live summary."""
+    if quantity.startswith(("peak:", "fresh:")):
+        key = quantity.removeprefix("peak:")
+        peak = live["peaks"].get(key, {"bytes": 0, "where": ""})
+        phase = key.removeprefix("fresh:")
+        said = f"born in {phase} and alive at once" if key != phase else f"alive at the peak of {phase}"
+        return peak["bytes"], said + (f" ({peak['where']})" if peak["where"] else "")
+    value = live["roles"].get(quantity, 0)
+    where = ""
+    if isinstance(value, Mapping):  # measured with its place: {"bytes": ..., "where": ...}
+        value, where = value["bytes"], value["where"]
+    return value, _ROLE_WHERE.get(quantity, quantity) + (f" ({where})" if where else "")
+
+
+def broken_on_a_rank(lives: Mapping[int, Mapping], promise: LivePromise) -> str | None:
+    """The message for the first rank over ``promise``'s per-rank limit; None when none is."""
+    for rank, live in sorted(lives.items()):
+        got, said = measured(live, promise.quantity)
+        limit = promise.per_rank(live)
+        if got > limit:
+            return f"rank {rank}: {got:,} bytes {said}; the promise is {promise.what}: at most {limit:,}."
+    return None
+
+
+def broken_in_total(lives: Mapping[int, Mapping], promise: LivePromise) -> str | None:
+    """The message when the ranks together are over ``promise``'s total; None when they are not."""
+    if promise.total is None:
+        return None
+    values = {rank: measured(live, promise.quantity)[0] for rank, live in sorted(lives.items())}
+    total = sum(values.values())
+    if total <= promise.total:
+        return None
+    shares = ", ".join(f"rank {rank}: {got:,}" for rank, got in values.items())
+    return (
+        f"the ranks together have {total:,} bytes {_ROLE_WHERE.get(promise.quantity, promise.quantity)} "
+        f"({shares}); the promise is {promise.what}: at most {promise.total:,} over all {len(values)} "
+        "ranks, each element on one rank only."
+    )
+
+
+def assert_live_promises(
+    lives: Mapping[int, Mapping], promises: Sequence[LivePromise], title: str, case
+) -> None:
+    """Fail on the first promise broken on one rank, then on the first broken summed over the
+    ranks, with every promise drawn as bars."""
+    for broken in (broken_on_a_rank, broken_in_total):
+        for promise in promises:
+            message = broken(lives, promise)
+            if message is not None:
+                fail(f"{title}: {message}\n{_picture(lives, promises, title)}", case, promise.hint)
+
+
+def _picture(lives: Mapping[int, Mapping], promises: Sequence[LivePromise], title: str) -> str:
+    ledgers = {
+        rank: {p.label: measured(live, p.quantity)[0] for p in promises} for rank, live in lives.items()
+    }
+    limits = {p.label: {rank: p.per_rank(live) for rank, live in lives.items()} for p in promises}
+    return render_bars(f"{title}, live memory", ledgers, limits, labels=[p.label for p in promises])

@@ -1,0 +1,110 @@
+"""The live ledger counts every storage alive that graded code made, wherever it is held, and
+sees peaks inside phases; the training phases turn marks into roles."""
+
+import torch
+from torch import nn
+
+from graders.training.live_memory import LiveLedger
+from graders.training.measured_training import TrainingPhases, plain_training_peaks
+from graders.training.models import build_model, make_batches
+
+HOARD: dict = {}
+
+
+def test_storages_are_counted_once_at_full_size_and_forgotten_when_freed():
+    ledger = LiveLedger()
+    with ledger:
+        big = torch.zeros(100)
+        views = [big[:10], big[50:], big.view(10, 10)]
+        assert ledger.total == 400
+        small = torch.ones(3, dtype=torch.float64)
+        assert ledger.total == 424
+        del big, views
+        assert ledger.total == 24
+        del small
+    assert ledger.total == 0
+
+
+def _closure_over(tensor):
+    return lambda: tensor
+
+
+def test_a_module_level_global_a_closure_and_saved_tensors_are_all_alive():
+    ledger = LiveLedger()
+    with ledger:
+        HOARD["grads"] = torch.zeros(50)  # a global: no walk from any wrapper finds it
+        hook = _closure_over(torch.zeros(25))
+        x = torch.ones(10, requires_grad=True)
+        y = (x * 2).exp()  # noqa: F841 - exp saves its output for backward
+        del x
+        assert ledger.total >= (50 + 25 + 10 + 10) * 4
+    HOARD.clear()
+    assert hook is not None
+
+
+def test_what_the_kit_builds_while_paused_is_not_counted():
+    ledger = LiveLedger()
+    with ledger:
+        with ledger.paused():
+            snapshot = torch.zeros(1000)
+        assert ledger.total == 0
+        snapshot.add_(1)  # an in-place result is not a new storage
+        assert ledger.total == 0
+
+
+def test_a_peak_inside_a_phase_is_seen_where_it_happened():
+    ledger = LiveLedger()
+    with ledger:
+        ledger.enter("forward")
+        temporary = torch.zeros(256)
+        del temporary
+        ledger.enter("backward")
+        torch.zeros(4)
+    assert ledger.peaks["forward"].bytes == 1024
+    assert ledger.peaks["forward"].where.startswith("zeros at ")
+    assert ledger.peaks["backward"].bytes == 16
+
+
+def test_storage_resize_is_followed_and_the_tracked_tensors_count():
+    model = nn.Linear(4, 4)
+    ledger = LiveLedger()
+    ledger.track(model.parameters())
+    assert ledger.total == (16 + 4) * 4
+    with ledger:
+        gathered = torch.zeros(64)
+        gathered.untyped_storage().resize_(0)  # how FSDP frees a gathered parameter
+        assert ledger.total == (16 + 4) * 4
+        gathered.untyped_storage().resize_(1000)  # grown behind the operators' back: counted
+        assert ledger.total == (16 + 4) * 4 + 1000
+    assert "resize_" not in vars(torch.UntypedStorage)
+
+
+def test_training_phases_record_state_by_what_it_is_not_by_who_made_it():
+    ledger = LiveLedger()
+    model = nn.Linear(3, 3)
+    phases = TrainingPhases(ledger, model_tensors=lambda: list(model.parameters()))
+    ledger.track(model.parameters())
+    state = {}
+    with ledger:
+        phases.mark("constructed")
+        for _ in range(3):
+            model(torch.ones(1, 3)).sum().backward()
+            phases.mark("forward_end")
+            phases.mark("backward_end")
+            state.setdefault("momentum", torch.zeros(9))  # born in the first step, kept
+            torch.zeros(100)  # a temporary of the step
+            for p in model.parameters():
+                p.grad = None
+            phases.mark("step_end")
+    roles = phases.summary()["roles"]
+    assert roles["state"] == 36
+    assert roles["kept"] == 36
+
+
+def test_plain_peaks_measure_a_single_device_step():
+    batch = make_batches(0, 1, 2)[0]
+    plain = plain_training_peaks(build_model(0), batch)
+    assert plain["setup"] == sum(p.numel() * 4 for p in build_model(0).parameters())
+    assert plain["at_forward_end"] > plain["setup"]
+    assert plain["forward"] >= plain["at_forward_end"]
+    assert 0 < plain["backward_working_set"] < plain["backward"]
