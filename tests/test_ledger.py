@@ -1,11 +1,10 @@
-"""The memory ledger counts storages the way an allocator does, finds hidden tensors, and draws bars."""
+"""The memory ledger counts storages the way an allocator does, and draws bars."""
 
 import torch
-from torch import nn
 
 from graders.comm.trace import Event
 from graders.comm.volume import ring_bytes_sent
-from graders.training.ledger import reachable_tensors, render_bars, storage_bytes
+from graders.training.ledger import render_bars, storage_bytes
 
 
 def test_storage_bytes_counts_each_storage_once_at_full_size():
@@ -16,23 +15,6 @@ def test_storage_bytes_counts_each_storage_once_at_full_size():
     freed = torch.zeros(8)
     freed.untyped_storage().resize_(0)
     assert storage_bytes([freed]) == 0  # a released buffer costs nothing
-
-
-def test_reachable_tensors_finds_attributes_closures_hooks_and_grads():
-    hidden = torch.ones(5)
-    layer = nn.Linear(2, 3)
-    layer.weight.grad = torch.zeros(3, 2)
-    layer.register_forward_hook(lambda module, args, out: hidden)
-
-    class Holder:
-        def __init__(self):
-            self.layers = [layer]
-            self.table = {"buffer": torch.zeros(7, dtype=torch.float64)}
-            self.index = torch.arange(4)  # not floating point: bookkeeping, not memory of the lesson
-
-    tensors, grads = reachable_tensors(Holder())
-    assert storage_bytes(tensors) == (6 + 3 + 5) * 4 + 7 * 8
-    assert storage_bytes(grads) == 6 * 4
 
 
 def test_render_bars_marks_what_breaks_its_limit():

@@ -5,7 +5,6 @@ import torch
 
 from graders.comm.trace import Event, Traces
 from graders.training import OptimizerSpec, train_single_device, trainable
-from graders.training.ledger import reachable_tensor_bytes
 from graders.training.models import build_model, lm_loss, make_batches, named_parameters
 
 SPECS = [
@@ -36,29 +35,6 @@ def test_zero_missing_grads_moves_the_unused_parameter():
     zeroed = train_single_device(build_model(0), make_batches(0, 3, 2), spec, zero_missing_grads=True)
     assert torch.equal(skipped[-1]["unused"], build_model(0).unused.detach())
     assert not torch.equal(zeroed[-1]["unused"], skipped[-1]["unused"])
-
-
-def test_reachable_bytes_counts_whole_storages_once():
-    flat = torch.zeros(100)
-    view = flat[:10]
-    assert reachable_tensor_bytes({"a": view, "b": [flat, view]}) == 400
-
-    def hook():
-        return view
-
-    assert reachable_tensor_bytes(hook) == 400  # a closure keeps its tensors alive
-    assert reachable_tensor_bytes(torch.zeros(3, dtype=torch.int64)) == 0  # floating point only
-    freed = torch.zeros(10)
-    freed.untyped_storage().resize_(0)
-    assert reachable_tensor_bytes(freed) == 0
-
-
-def test_reachable_bytes_of_a_module_include_its_gradients():
-    model = build_model(0)
-    params = sum(p.numel() * 4 for p in model.parameters())
-    assert reachable_tensor_bytes(model) == params
-    model.unused.grad = torch.zeros(3)
-    assert reachable_tensor_bytes(model) == params + 12
 
 
 def test_phases_cut_a_trace_at_its_marks():

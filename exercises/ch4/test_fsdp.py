@@ -8,7 +8,7 @@ that gets no gradient is stepped with a zero gradient, as a flat parameter does)
 
 from hypothesis import example, given
 
-from graders.chapters.ch4 import cases, checks, tasks
+from graders.chapters.ch4 import cases, checks, memory, tasks
 from graders.plugin import exercise
 
 EDGE = cases.FSDP_EDGES
@@ -27,7 +27,7 @@ def test_fsdp(harness, impl, case):
 @given(case=cases.train_cases(max_world=3))
 @example(case=EDGE[3])
 def test_fsdp_memory(harness, impl, case):
-    checks.assert_sharded_memory(harness.run(tasks.fsdp, impl, case), case)
+    memory.assert_sharded_memory(harness.run(tasks.fsdp_measured, impl, case), case)
 
 
 @exercise("ch4.fsdp", part="traffic")

@@ -1,11 +1,9 @@
-"""Memory per rank: what a rank holds, measured in the worker, and drawn as bars in feedback.
+"""Memory per rank: bytes of tensors as an allocator sees them, and bars for feedback.
 
 Worker side, :func:`storage_bytes` counts tensor memory the way an allocator sees it: every
 distinct storage once, at its full size (a view of a big buffer keeps the whole buffer, and a
-storage resized to zero costs nothing). :func:`reachable_tensors` finds the tensors an object
-keeps alive: attributes, containers, module parameters and buffers, closure cells and bound
-methods (hooks hide tensors there), and each tensor's ``.grad`` (returned apart). It does not
-follow autograd graphs, module globals or the rest of the interpreter.
+storage resized to zero costs nothing). What a rank keeps alive is measured by the live
+ledger (:mod:`graders.training.live_memory`), never by walking from a student's object.
 
 Driver side, :func:`render_bars` draws one bar per rank and category, with the limit the
 lesson promises, for the failure messages of memory checks::
@@ -18,14 +16,9 @@ lesson promises, for the failure messages of memory checks::
 
 from __future__ import annotations
 
-import types
 from collections.abc import Iterable, Mapping, Sequence
 
 import torch
-
-_SKIP = (type, types.ModuleType, types.BuiltinFunctionType, str, bytes, int, float, bool, complex)
-#: the kit's own objects a student's may reference (a traced Work handle and its recorder)
-_KIT_MACHINERY = ("graders.comm.", "graders.world.")
 
 
 def storage_key(tensor: torch.Tensor) -> tuple[int, int]:
@@ -47,57 +40,6 @@ def storage_bytes(tensors: Iterable[torch.Tensor], *, excluding: Iterable[torch.
         if key not in skip:
             seen[key] = tensor.untyped_storage().nbytes()
     return sum(seen.values())
-
-
-def reachable_tensors(root: object, *, limit: int = 50_000) -> tuple[list[torch.Tensor], list[torch.Tensor]]:
-    """``(tensors, grads)`` reachable from ``root``: floating-point tensors, and their ``.grad``."""
-    seen: set[int] = set()
-    tensors: list[torch.Tensor] = []
-    grads: list[torch.Tensor] = []
-    stack = [root]
-    while stack and len(seen) < limit:
-        obj = stack.pop()
-        if obj is None or isinstance(obj, _SKIP) or id(obj) in seen:
-            continue
-        seen.add(id(obj))
-        if isinstance(obj, torch.Tensor):
-            if obj.is_floating_point():
-                tensors.append(obj)
-            grad = obj.grad if obj.is_leaf else None
-            if grad is not None and id(grad) not in seen:
-                seen.add(id(grad))
-                grads.append(grad)
-            stack.extend(getattr(obj, "__dict__", {}).values())
-        elif isinstance(obj, Mapping):
-            stack.extend(obj.keys())
-            stack.extend(obj.values())
-        elif isinstance(obj, list | tuple | set | frozenset):
-            stack.extend(obj)
-        elif isinstance(obj, types.FunctionType):
-            stack.extend(_cell(c) for c in obj.__closure__ or ())
-            stack.extend(obj.__defaults__ or ())
-        elif isinstance(obj, types.MethodType):
-            stack.append(obj.__self__)
-            stack.append(obj.__func__)
-        elif not type(obj).__module__.startswith(_KIT_MACHINERY):
-            stack.extend(getattr(obj, "__dict__", {}).values())
-            slots = getattr(type(obj), "__slots__", ())
-            for slot in (slots,) if isinstance(slots, str) else slots:
-                stack.append(getattr(obj, slot, None))
-    return tensors, grads
-
-
-def reachable_tensor_bytes(root: object, *, limit: int = 50_000) -> int:
-    """Bytes of every distinct floating-point storage reachable from ``root``, gradients included."""
-    tensors, grads = reachable_tensors(root, limit=limit)
-    return storage_bytes([*tensors, *grads])
-
-
-def _cell(cell) -> object:
-    try:
-        return cell.cell_contents
-    except ValueError:  # an empty cell
-        return None
 
 
 # -- driver side: the picture ------------------------------------------------------------------

@@ -212,23 +212,6 @@ def assert_sharded_trains_like_one_device(run, case: TrainCase) -> None:
     )
 
 
-def assert_sharded_memory(run, case: TrainCase) -> None:
-    assert_sharded_trains_like_one_device(run, case)
-    bound, shard, frozen = reference.persistent_bytes_bound(case)
-    for rank in case.ranks:
-        for when, held in run[rank]["memory"]:
-            if held > bound:
-                fail(
-                    f"rank {rank} holds {held} B of floating-point tensors {when}; its share is "
-                    f"{bound} B: its shard ({shard} B, {reference.shard_numel(case)} elements) plus "
-                    f"the frozen parameters ({frozen} B).",
-                    case,
-                    "release the module's own trainable parameters at construction, keep the shard "
-                    "as its own tensor (a slice of a bigger tensor keeps all of it alive: clone it), "
-                    "and drop the gathered full parameters as soon as forward returns.",
-                )
-
-
 def assert_sharded_traffic(run, case: TrainCase) -> None:
     assert_sharded_trains_like_one_device(run, case)
     shard_bytes = reference.persistent_bytes_bound(case)[1]

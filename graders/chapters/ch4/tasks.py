@@ -9,10 +9,12 @@ Ranks outside the group only join the group's creation.
 
 from __future__ import annotations
 
+import contextlib
+
 import torch
 
 from graders.training import data_parallel_steps, trainable
-from graders.training.ledger import reachable_tensor_bytes
+from graders.training.measured_training import MeasuredTraining
 from graders.training.models import named_parameters
 from graders.world.task import task
 from graders.world.values import plain
@@ -116,40 +118,49 @@ def ddp_and_torch_ddp(ctx, case):
 # -- sharded data parallelism ------------------------------------------------------------------------
 
 
-@task("ch4.fsdp")
-def fsdp(ctx, case):
-    """History of (this rank's flat_param, the frozen parameters), and measured bytes held."""
+def _train_sharded(ctx, case, *, measure: bool):
+    """History of (this rank's flat_param, the frozen parameters); with ``measure``, the live
+    ledger of everything the rank holds while it trains."""
     group, me = _member(ctx, case)
     if me is None:
         return None
-    model = case.model()
-    memory: list[tuple[str, int]] = []
-    step = [1]
-
-    def measure(when: str) -> None:
-        memory.append((when, reachable_tensor_bytes(sdp)))
+    model, batches = case.model(), case.batches()
+    measured = None
+    if measure:
+        batch = batches[0].shard(me, case.n)
+        measured = MeasuredTraining(ctx, model, plain_model=case.model(), batch=batch)
 
     def snapshot():
-        measure(f"after step {step[0]}")
-        step[0] += 1
         shard = getattr(sdp, "flat_param", None)
         shard = shard.detach().clone() if isinstance(shard, torch.Tensor) else plain(shard)
         frozen = {name: p.detach().clone() for name, p in model.named_parameters() if not p.requires_grad}
         return {"flat_param": shard, "frozen": frozen}
 
-    with ctx.student_code() as student:
+    with measured or contextlib.nullcontext(), ctx.student_code() as student:
         sdp = student.ShardedDataParallel(model, group=group)
-        ctx.mark("constructed")
-        measure("after construction")
+        (measured or ctx).mark("constructed")
         optimizer = case.optimizer.build([p for p in sdp.parameters() if p.requires_grad])
         history = data_parallel_steps(
             sdp,
-            case.batches(),
+            batches,
             shard=me,
             n=case.n,
-            snapshot=snapshot,
+            snapshot=measured.kit(snapshot) if measured else snapshot,
             optimizer=optimizer,
-            after_forward=lambda: measure(f"right after forward in step {step[0]}"),
-            mark=ctx.mark,
+            mark=measured.mark if measured else ctx.mark,
         )
-    return {"history": history, "memory": memory}
+    value = {"history": history}
+    if measured is not None:
+        value["live"] = measured.summary()
+    return value
+
+
+@task("ch4.fsdp")
+def fsdp(ctx, case):
+    return _train_sharded(ctx, case, measure=False)
+
+
+@task("ch4.fsdp")
+def fsdp_measured(ctx, case):
+    """As fsdp, and what the rank keeps alive: peaks by phase, and between steps."""
+    return _train_sharded(ctx, case, measure=True)
