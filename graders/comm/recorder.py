@@ -161,6 +161,10 @@ class Recorder:
         """Insert a marker event (for example ``backward_end``) into the trace."""
         self.events.append(("mark:" + label, 0, -1, (), time.perf_counter_ns(), ""))
 
+    def ready(self, name: str) -> None:
+        """Insert a gradient-ready event: the gradient of parameter ``name`` is complete."""
+        self.events.append(("ready:" + name, 0, -1, (), time.perf_counter_ns(), ""))
+
     def set_status(self, text: str) -> None:
         if self.status_fd is not None:
             data = text.encode("utf-8", "replace")[:1000]

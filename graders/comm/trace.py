@@ -42,6 +42,12 @@ class Event(NamedTuple):
         return self.op.startswith("mark:")
 
     @property
+    def is_ready(self) -> bool:
+        """The gradient of a parameter became complete (``ready:<name>``, from a kit hook): not a
+        call, and not a phase boundary."""
+        return self.op.startswith("ready:")
+
+    @property
     def is_p2p(self) -> bool:
         return self.is_send or self.is_recv
 
@@ -81,12 +87,13 @@ class Traces:
     def count(self, op: str) -> int:
         return sum(1 for events in self.per_rank for e in events if e.op == op)
 
-    def phases(self, rank: int) -> list[tuple[str, list[Event]]]:
+    def phases(self, rank: int, *, with_ready: bool = False) -> list[tuple[str, list[Event]]]:
         """The rank's calls cut at its marks: ``(label of the mark that ends it, calls)`` in order.
 
         Calls after the last mark form a final phase labelled ``""``. With marks
         ``backward_end`` and ``step_end`` once per training step, the calls issued during
         step k's backward are the calls of the k-th phase labelled ``backward_end``.
+        ``with_ready`` keeps the gradient-ready events among the calls, in time order.
         """
         phases: list[tuple[str, list[Event]]] = []
         current: list[Event] = []
@@ -94,15 +101,15 @@ class Traces:
             if event.is_mark:
                 phases.append((event.op.split(":", 1)[1], current))
                 current = []
-            else:
+            elif with_ready or not event.is_ready:
                 current.append(event)
         if current:
             phases.append(("", current))
         return phases
 
-    def phase(self, rank: int, label: str) -> list[list[Event]]:
+    def phase(self, rank: int, label: str, *, with_ready: bool = False) -> list[list[Event]]:
         """The calls of every phase of ``rank`` ended by a mark ``label``, in order."""
-        return [events for name, events in self.phases(rank) if name == label]
+        return [events for name, events in self.phases(rank, with_ready=with_ready) if name == label]
 
     def bytes_received(self, rank: int) -> int:
         return sum(e.nbytes for e in self.per_rank[rank] if e.is_recv)
@@ -123,7 +130,7 @@ class Traces:
             (r, e)
             for r, events in enumerate(self.per_rank)
             for e in events
-            if not (e.is_send or e.is_recv or e.op.startswith(("banned:", "mark:")))
+            if not (e.is_send or e.is_recv or e.op.startswith(("banned:", "mark:", "ready:")))
         ]
 
     # -- message matching --------------------------------------------------------------------

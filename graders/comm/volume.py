@@ -26,7 +26,7 @@ def ring_bytes_sent(event: Event) -> float:
         return (n - 1) / n * event.nbytes
     if event.op in ALL_GATHERS:
         return (n - 1) * event.nbytes
-    if event.is_recv or event.is_mark:
+    if event.is_recv or event.is_mark or event.is_ready:
         return 0.0
     return float(event.nbytes)  # sends, broadcast, reduce, all-to-all: at most the payload
 

@@ -11,7 +11,7 @@
 """
 
 from graders.training.history import TRAINING_TOLERANCES, assert_history_close
-from graders.training.loop import data_parallel_steps, train_single_device, trainable
+from graders.training.loop import data_parallel_steps, report_gradients_ready, train_single_device, trainable
 from graders.training.optimizers import FunctionalOptimizer, OptimizerSpec, optimizer_specs
 
 __all__ = [
@@ -21,6 +21,7 @@ __all__ = [
     "assert_history_close",
     "data_parallel_steps",
     "optimizer_specs",
+    "report_gradients_ready",
     "train_single_device",
     "trainable",
 ]

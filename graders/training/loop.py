@@ -53,6 +53,20 @@ def train_single_device(
 # -- worker side ----------------------------------------------------------------------------------
 
 
+def report_gradients_ready(model: nn.Module, report: Callable[[str], None]) -> None:
+    """Call ``report(name)`` the moment each trained parameter's gradient is complete.
+
+    Register it before the student wraps ``model``: hooks run in the order they were
+    registered, so the report comes before anything the student's own hook launches for that
+    gradient, and the trace shows which gradients existed when each collective was launched.
+    """
+    seen: set[int] = set()
+    for name, p in model.named_parameters():
+        if p.requires_grad and id(p) not in seen:
+            seen.add(id(p))
+            p.register_post_accumulate_grad_hook(lambda _, name=name: report(name))
+
+
 def data_parallel_steps(
     wrapper: nn.Module,
     batches: list[Batch],

@@ -98,6 +98,10 @@ class TaskContext:
     def mark(self, label: str) -> None:
         self._worker.recorder.mark(label)
 
+    def gradient_ready(self, name: str) -> None:
+        """A ``ready:<name>`` event in the trace: parameter ``name``'s gradient is complete."""
+        self._worker.recorder.ready(name)
+
     def on_the_wire(self) -> dict:
         """The most bytes asynchronous collectives held at once since the last call, and where."""
         return self._worker.recorder.on_the_wire.take()

@@ -12,6 +12,7 @@ from graders.chapters.ch4 import reference
 from graders.chapters.ch4.cases import TrainCase
 from graders.checks import fail
 from graders.comm.assertions import assert_star, assert_traffic_at_most
+from graders.comm.overlap import describe_late, late_bucket
 from graders.comm.trace import ALL_GATHERS, ALL_REDUCES, REDUCE_SCATTERS
 from graders.training import assert_history_close
 
@@ -122,16 +123,21 @@ def assert_buckets(run, case: TrainCase) -> None:
 
 
 def assert_overlaps_backward(run, case: TrainCase) -> None:
+    """Right values, and every bucket's all-reduce launched before the next gradient is computed."""
     assert_ddp_trains(run, case)
+    buckets = [[name for name, _ in bucket] for bucket in reference.buckets(case)]
+    names = [frozenset(bucket) for bucket in buckets]
     for rank in case.ranks:
-        for step, events in enumerate(run.traces.phase(rank, "backward_end"), start=1):
-            if not _all_reduces(events):
+        for step, events in enumerate(run.traces.phase(rank, "backward_end", with_ready=True), start=1):
+            late = late_bucket(events, names, ALL_REDUCES)
+            if late is not None:
                 fail(
-                    f"rank {rank}, step {step}: no all-reduce was issued before backward() returned, "
-                    "so communication did not overlap computation.",
+                    f"rank {rank}, step {step}: {describe_late(late, buckets[late.bucket], 'all-reduce')}\n"
+                    f"buckets: {reference.describe_buckets(reference.buckets(case))}",
                     case,
-                    "launch a bucket's all-reduce (async_op=True) from the post-accumulate-grad hook "
-                    "of its last gradient; finish_gradient_synchronization() only waits.",
+                    "launch a bucket's all-reduce (async_op=True) from the post-accumulate-grad hook of "
+                    "its last gradient, while backward goes on; finish_gradient_synchronization() only "
+                    "waits.",
                 )
 
 

@@ -13,7 +13,7 @@ import contextlib
 
 import torch
 
-from graders.training import data_parallel_steps, trainable
+from graders.training import data_parallel_steps, report_gradients_ready, trainable
 from graders.training.measured_training import MeasuredTraining
 from graders.training.models import named_parameters
 from graders.world.task import task
@@ -62,6 +62,7 @@ def param_server(ctx, case):
 def _train_ddp(ctx, student, case, group, me):
     model = case.model()
     _perturb_unless_first(model, me)
+    report_gradients_ready(model, ctx.gradient_ready)  # before the student's hooks: see comm.overlap
     ddp = student.DDP(model, group=group, bucket_cap_mb=case.bucket_cap_mb)
     ctx.mark("constructed")
     return data_parallel_steps(

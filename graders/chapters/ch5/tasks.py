@@ -15,7 +15,7 @@ import contextlib
 import torch
 import torch.distributed as dist
 
-from graders.training import data_parallel_steps, trainable
+from graders.training import data_parallel_steps, report_gradients_ready, trainable
 from graders.training import optimizer_log as probes
 from graders.training.ledger import storage_bytes
 from graders.training.measured_training import MeasuredTraining
@@ -57,6 +57,7 @@ def _train_with_optimizer(ctx, case, construct, *, measure: bool = False):
     model = build_model(case.seed)
     optimizer_cls, log = probes.recording(case.optimizer.optimizer_cls)
     measured = _measured(ctx, case, model) if measure else None
+    report_gradients_ready(model, ctx.gradient_ready)  # before the student's hooks: see comm.overlap
     with measured or contextlib.nullcontext(), ctx.student_code() as student:
         optimizer = construct(student, model, optimizer_cls, group)
         (measured or ctx).mark("constructed")

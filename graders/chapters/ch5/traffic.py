@@ -10,13 +10,15 @@ from graders.chapters.ch5 import reference
 from graders.chapters.ch5.cases import TrainCase
 from graders.chapters.ch5.checks import assert_trained_like_one_device
 from graders.checks import fail
+from graders.comm.overlap import describe_late, late_bucket
 from graders.comm.volume import ALL_GATHERS, ALL_REDUCES, REDUCE_SCATTERS, of_family, wire_bytes
 
 
-def _steps(traces, rank: int, case: TrainCase):
-    """Per training step: (forward calls, backward calls, step calls) of ``rank``."""
+def _steps(traces, rank: int, case: TrainCase, *, with_ready: bool = False):
+    """Per training step: (forward calls, backward calls, step calls) of ``rank``; with
+    ``with_ready``, backward's calls come with the gradient-ready events among them."""
     forward = traces.phase(rank, "forward_end")
-    backward = traces.phase(rank, "backward_end")
+    backward = traces.phase(rank, "backward_end", with_ready=with_ready)
     step = traces.phase(rank, "step_end")
     if not (len(forward) == len(backward) == len(step) == case.steps):
         fail(f"rank {rank}: the training loop did not complete {case.steps} steps.", case)
@@ -76,8 +78,12 @@ def assert_zero2_traffic(run, case: TrainCase) -> None:
     layout = reference.buckets(case)
     buckets = f"buckets for bucket_cap_mb={case.bucket_cap_mb}: {reference.describe_buckets(case)}"
     hint = "reduce-scatter a bucket from a post-accumulate-grad hook as soon as its last gradient arrives."
+    facts = reference.model_facts()
+    members = [[facts.names[i] for i in bucket] for bucket in layout.members]
+    names = [frozenset(m) if complete else frozenset() for m, complete in zip(members, layout.complete)]
     for rank in case.ranks:
-        for k, (forward, backward, step) in enumerate(_steps(run.traces, rank, case)):
+        for k, (forward, timeline, step) in enumerate(_steps(run.traces, rank, case, with_ready=True)):
+            backward = [e for e in timeline if not e.is_ready]
             calls = forward + backward + step
             _assert_no_all_reduce(
                 calls,
@@ -112,6 +118,14 @@ def assert_zero2_traffic(run, case: TrainCase) -> None:
                         "buckets are fixed at construction, in reverse parameter order; reduce each one "
                         "as soon as its last gradient arrives.",
                     )
+            late = late_bucket(timeline, names, REDUCE_SCATTERS)
+            if late is not None:
+                fail(
+                    f"rank {rank}, step {k + 1}: "
+                    f"{describe_late(late, members[late.bucket], 'reduce-scatter')}\n{buckets}",
+                    case,
+                    hint + " Launch it with async_op=True, so backward goes on while it travels.",
+                )
             _assert_params_all_gathered(step, rank, k, case, "Zero2Optimizer")
             _assert_wire_at_most(calls, rank, k, case, "Zero2Optimizer")
 
