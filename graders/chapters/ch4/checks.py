@@ -9,7 +9,7 @@ calls into the phases these checks read.
 from __future__ import annotations
 
 from graders.chapters.ch4 import reference
-from graders.chapters.ch4.cases import TrainCase
+from graders.chapters.ch4.cases import TrainCase, trainable_bytes
 from graders.checks import fail
 from graders.comm.assertions import assert_star, assert_traffic_at_most
 from graders.comm.overlap import describe_late, late_bucket
@@ -70,6 +70,7 @@ def assert_load_on_the_server(run, case: TrainCase) -> None:
         "workers send their gradients to the server and receive the parameters from it; they "
         "never talk to each other. " + load,
     )
+    _assert_server_exchanges_every_step(run, case, server, workers, load)
     per_step = 2 * model_bytes + 256  # gradients up, parameters down, a little metadata
     assert_traffic_at_most(
         run.traces,
@@ -79,6 +80,34 @@ def assert_load_on_the_server(run, case: TrainCase) -> None:
         f"per step a worker sends its gradients once and receives the parameters once "
         f"(≤ {per_step} B for this model, whatever the number of ranks). " + load,
     )
+
+
+def _assert_server_exchanges_every_step(run, case: TrainCase, server: int, workers, load: str) -> None:
+    """What must be sent: every step, each worker's gradients to the server, the updated
+    parameters back to each worker."""
+    grads, params = reference.gradient_bytes(case), trainable_bytes(case)
+    for worker in workers:
+        steps = run.traces.phase(worker, "step_end")
+        for step in range(1, case.steps + 1):
+            events = steps[step - 1] if step <= len(steps) else []
+            sent = sum(e.nbytes for e in events if e.is_send and e.peer == server)
+            received = sum(e.nbytes for e in events if e.is_recv and e.peer == server)
+            if sent < grads:
+                fail(
+                    f"rank {worker}, step {step}: sent {sent} B to the server (rank {server}); its "
+                    f"gradients are {grads} B, and every step the server needs all of them from every "
+                    "worker.",
+                    case,
+                    "each worker sends its own gradients to the server once per step. " + load,
+                )
+            if received < params:
+                fail(
+                    f"rank {worker}, step {step}: received {received} B from the server (rank {server}); "
+                    f"the updated trainable parameters are {params} B, and every worker needs them every "
+                    "step.",
+                    case,
+                    "after its step the server sends the updated parameters to every worker. " + load,
+                )
 
 
 # -- DDP -------------------------------------------------------------------------------------------
@@ -218,6 +247,29 @@ def assert_sharded_trains_like_one_device(run, case: TrainCase) -> None:
     )
 
 
+def _assert_sharded_step_sends_enough(forward, backward, where: str, case: TrainCase) -> None:
+    """What must be sent in one step: the rank's whole shard to each all-gather (forward, and
+    again in backward), and the whole flat gradient to the reduce-scatter."""
+    shard_bytes = reference.persistent_bytes_bound(case)[1]
+    for phase, events in (("forward", forward), ("backward", backward)):
+        gathered = sum(e.nbytes for e in events if e.op in ALL_GATHERS)
+        if gathered < shard_bytes:
+            fail(
+                f"{where}: contributed {gathered} B to all-gathers in {phase}; the other ranks need this "
+                f"rank's whole shard ({shard_bytes} B) to rebuild the parameters.",
+                case,
+                FSDP_LAYOUT,
+            )
+    reduced = sum(e.nbytes for e in backward if e.op in REDUCE_SCATTERS)
+    if reduced < trainable_bytes(case):
+        fail(
+            f"{where}: reduce-scattered {reduced} B in backward; the flat gradient of the trainable "
+            f"parameters is {trainable_bytes(case)} B, and every rank's share of it must travel.",
+            case,
+            FSDP_LAYOUT,
+        )
+
+
 def assert_sharded_traffic(run, case: TrainCase) -> None:
     assert_sharded_trains_like_one_device(run, case)
     shard_bytes = reference.persistent_bytes_bound(case)[1]
@@ -246,6 +298,7 @@ def assert_sharded_traffic(run, case: TrainCase) -> None:
                 )
             if not any(e.op in REDUCE_SCATTERS for e in backward):
                 fail(f"{where}: no reduce-scatter of the gradients during backward.", case, FSDP_LAYOUT)
+            _assert_sharded_step_sends_enough(forward, backward, where, case)
             gathered = sum(e.nbytes for e in forward + backward if e.op in ALL_GATHERS)
             if gathered > 2 * shard_bytes:
                 fail(

@@ -23,6 +23,21 @@ def history(case: TrainCase, *, zero_missing_grads: bool = False) -> list[dict[s
     )
 
 
+@functools.lru_cache(maxsize=8)
+def _gradient_bytes(dtype: str, every_param_used: bool) -> int:
+    from graders.training.models import lm_loss, make_batches
+
+    model = TrainCase(1, None, dtype, None, every_param_used=every_param_used).model()
+    batch = make_batches(0, 1, 2)[0]
+    lm_loss(model, batch.tokens, batch.targets).backward()
+    return sum(p.grad.nbytes for p in model.parameters() if p.grad is not None)
+
+
+def gradient_bytes(case: TrainCase) -> int:
+    """Bytes of the gradients one backward produces (parameters that get one, tied once)."""
+    return _gradient_bytes(case.dtype, case.every_param_used)
+
+
 def trainable_named(case: TrainCase) -> list[tuple[str, tuple[int, ...]]]:
     """(name, shape) of the trainable parameters in ``named_parameters`` order, tied ones once."""
     return [(p.name, p.shape) for p in case.params if p.trainable]

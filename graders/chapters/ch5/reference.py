@@ -84,6 +84,11 @@ class ModelFacts:
     grad_order: tuple[int, ...]  # the order in which backward finishes their gradients
     units: tuple[tuple[int, ...], ...]  # per submodule owning parameters: indices of its parameters
     itemsize: int
+    used_in_forward: tuple[bool, ...] = ()  # read by some operator in forward
+    saved_for_backward: tuple[bool, ...] = ()  # autograd saves it: backward needs it again
+
+    def bytes_of(self, which: tuple[bool, ...]) -> int:
+        return sum(numel for numel, chosen in zip(self.numels, which, strict=True) if chosen) * self.itemsize
 
     def indices(self, *, trained_only: bool) -> list[int]:
         return [i for i in range(len(self.names)) if self.trained[i] or not trained_only]
@@ -106,6 +111,8 @@ def model_facts(seed: int = 0) -> ModelFacts:
         if p.requires_grad:
             p.register_post_accumulate_grad_hook(lambda q: order.append(index[id(q)]))
     batch = make_batches(0, 1, 2)[0]
+    storage_of = {p.untyped_storage().data_ptr(): i for i, (_, p) in enumerate(named)}
+    used, saved = _parameters_touched(model, batch, storage_of)
     lm_loss(model, batch.tokens, batch.targets).backward()
     units = []
     for module in model.modules():
@@ -120,7 +127,34 @@ def model_facts(seed: int = 0) -> ModelFacts:
         grad_order=tuple(order),
         units=tuple(units),
         itemsize=named[0][1].element_size(),
+        used_in_forward=tuple(i in used for i in range(len(named))),
+        saved_for_backward=tuple(i in saved for i in range(len(named))),
     )
+
+
+def _parameters_touched(model: nn.Module, batch, storage_of: dict[int, int]) -> tuple[set[int], set[int]]:
+    """Indices of the parameters an operator reads in forward, and of those autograd saves."""
+    from torch.utils._python_dispatch import TorchDispatchMode
+    from torch.utils._pytree import tree_leaves
+
+    used: set[int] = set()
+    saved: set[int] = set()
+
+    class Reads(TorchDispatchMode):
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            for value in tree_leaves((args, kwargs)):
+                if isinstance(value, torch.Tensor) and value.untyped_storage().data_ptr() in storage_of:
+                    used.add(storage_of[value.untyped_storage().data_ptr()])
+            return func(*args, **(kwargs or {}))
+
+    def pack(tensor: torch.Tensor) -> torch.Tensor:
+        if tensor.untyped_storage().data_ptr() in storage_of:
+            saved.add(storage_of[tensor.untyped_storage().data_ptr()])
+        return tensor
+
+    with Reads(), torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+        lm_loss(model, batch.tokens, batch.targets)
+    return used, saved
 
 
 def shard_bytes(case: TrainCase, *, trained_only: bool = True) -> int:

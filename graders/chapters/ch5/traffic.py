@@ -65,12 +65,66 @@ def _assert_wire_at_most(calls, rank, k, case, name) -> None:
         )
 
 
+def _sent_to(events, family) -> int:
+    return sum(e.nbytes for e in of_family(events, family))
+
+
+def _assert_sends_at_least(
+    per_rank, case: TrainCase, k: int, family, least: int, what: str, hint: str
+) -> None:
+    """Each rank hands ``family`` calls at least ``least`` bytes in step ``k`` (``per_rank[rank]``
+    are its calls): what every rank must contribute."""
+    for rank, events in per_rank.items():
+        sent = _sent_to(events, family)
+        if sent < least:
+            fail(f"rank {rank}, step {k + 1}: {sent:,} bytes {what}; at least {least:,} must go.", case, hint)
+
+
+def _assert_group_sends_at_least(
+    per_rank, case: TrainCase, k: int, family, least: int, what: str, hint: str
+) -> None:
+    """The ranks together hand ``family`` calls at least ``least`` bytes in step ``k``: every
+    element must be sent by the rank that owns it."""
+    sent = {rank: _sent_to(events, family) for rank, events in per_rank.items()}
+    if sum(sent.values()) < least:
+        shares = ", ".join(f"rank {rank}: {got:,}" for rank, got in sent.items())
+        fail(
+            f"step {k + 1}: the ranks together sent {sum(sent.values()):,} bytes {what} ({shares}); every "
+            f"element must be sent by the rank that owns it: at least {least:,}.",
+            case,
+            hint,
+        )
+
+
+GATHER_HINT = "all-gather every updated shard (all_gather_single) and copy the result into the parameters."
+REDUCE_HINT = "every rank hands its whole gradient to the reduction: each rank's chunk needs everyone's."
+
+
+def _assert_optimizer_stage_sends_enough(run, case: TrainCase, phase_of_reduction: str) -> None:
+    """ZeRO-1 and 2, what must be sent every step: each rank's whole gradient into the reduction
+    (in ``step()``, or in backward and ``step()``), and every updated element to the all-gather."""
+    facts = reference.model_facts()
+    grads, trained = facts.bytes_of(facts.gets_grad), facts.bytes_of(facts.trained)
+    steps = {rank: _steps(run.traces, rank, case) for rank in case.ranks}
+    for k in range(case.steps):
+        reductions = {
+            rank: (steps[rank][k][1] if phase_of_reduction == "backward" else []) + steps[rank][k][2]
+            for rank in case.ranks
+        }
+        what = "into reduce-scatters or all-reduces of the gradients"
+        _assert_sends_at_least(reductions, case, k, REDUCE_SCATTERS + ALL_REDUCES, grads, what, REDUCE_HINT)
+        gathers = {rank: steps[rank][k][2] for rank in case.ranks}
+        what = "of updated parameters into all-gathers in step()"
+        _assert_group_sends_at_least(gathers, case, k, ALL_GATHERS, trained, what, GATHER_HINT)
+
+
 def assert_zero1_traffic(run, case: TrainCase) -> None:
     assert_trained_like_one_device(run, case)
     for rank in case.ranks:
         for k, (forward, backward, step) in enumerate(_steps(run.traces, rank, case)):
             _assert_params_all_gathered(step, rank, k, case, "Zero1Optimizer")
             _assert_wire_at_most(forward + backward + step, rank, k, case, "Zero1Optimizer")
+    _assert_optimizer_stage_sends_enough(run, case, "step")
 
 
 def assert_zero2_traffic(run, case: TrainCase) -> None:
@@ -128,6 +182,7 @@ def assert_zero2_traffic(run, case: TrainCase) -> None:
                 )
             _assert_params_all_gathered(step, rank, k, case, "Zero2Optimizer")
             _assert_wire_at_most(calls, rank, k, case, "Zero2Optimizer")
+    _assert_optimizer_stage_sends_enough(run, case, "backward")
 
 
 def assert_zero3_traffic(run, case: TrainCase) -> None:
@@ -176,3 +231,45 @@ def assert_zero3_traffic(run, case: TrainCase) -> None:
                     "the gathered parameters must be reduce-scattered into the shards.",
                     case,
                 )
+    _assert_zero3_sends_enough(run, case)
+
+
+def _assert_zero3_sends_enough(run, case: TrainCase) -> None:
+    """ZeRO-3, what must be sent every step: every trained parameter forward reads, gathered in
+    forward; every one backward needs again, gathered again in backward; each rank's whole
+    gradient reduce-scattered."""
+    facts = reference.model_facts()
+    trained = facts.trained
+    used = facts.bytes_of(tuple(t and u for t, u in zip(trained, facts.used_in_forward, strict=True)))
+    saved = facts.bytes_of(tuple(t and s for t, s in zip(trained, facts.saved_for_backward, strict=True)))
+    steps = {rank: _steps(run.traces, rank, case) for rank in case.ranks}
+    for k in range(case.steps):
+        forward = {rank: steps[rank][k][0] for rank in case.ranks}
+        backward = {rank: steps[rank][k][1] for rank in case.ranks}
+        _assert_group_sends_at_least(
+            forward,
+            case,
+            k,
+            ALL_GATHERS,
+            used,
+            "of shards into all-gathers in forward",
+            "gather every layer's parameters just before it runs, from every rank's shard.",
+        )
+        _assert_group_sends_at_least(
+            backward,
+            case,
+            k,
+            ALL_GATHERS,
+            saved,
+            "of shards into all-gathers in backward",
+            "backward needs the weights forward saved: gather them again when autograd unpacks them.",
+        )
+        _assert_sends_at_least(
+            backward,
+            case,
+            k,
+            REDUCE_SCATTERS,
+            facts.bytes_of(facts.gets_grad),
+            "of gradients into reduce-scatters in backward",
+            REDUCE_HINT,
+        )
