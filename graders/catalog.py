@@ -50,6 +50,24 @@ TORCH_FSDP = frozenset(
 TORCH_ZERO = frozenset({"torch.distributed.optim.ZeroRedundancyOptimizer"})
 TORCH_PIPELINING = frozenset({"torch.distributed.pipelining.*"})
 
+#: What graded code may never do, in any exercise: the doors around the guard. Refused at run
+#: time (``graders.comm.guard``) and flagged by the static scan; name -> what it does.
+DOORS: dict[str, str] = {
+    "sys._getframe": "reads the interpreter's frames",
+    "sys._current_frames": "reads the interpreter's frames",
+    "frame": "reads a frame through a traceback or a generator",
+    "sys.settrace": "traces the interpreter",
+    "sys.setprofile": "traces the interpreter",
+    "gc.get_objects": "walks every live object",
+    "gc.get_referrers": "walks live objects",
+    "gc.get_referents": "walks live objects",
+    "function.__new__": "builds a function from a code object",
+    "code.__new__": "builds a code object",
+    "function.__code__": "rewrites a function's code",
+    "ctypes": "calls native code",
+    "graders.*": "imports the grading kit, whose references are the answers",
+}
+
 
 @dataclass(frozen=True)
 class Exercise:
@@ -59,6 +77,9 @@ class Exercise:
     parts: dict[str, int] = field(hash=False)  # part name -> points
     title: str = ""
     banned: frozenset[str] = frozenset()
+    #: its memory is measured by the live ledger (torch storages): places where memory lives
+    #: outside them (numpy, Python lists, pickles, files, threads) are closed to it
+    measured_memory: bool = False
 
     @property
     def chapter(self) -> str:
@@ -85,11 +106,18 @@ class Chapter:
         return tuple(dict.fromkeys(e.module for e in self.exercises))
 
 
-def _exercises(chapter: str, module: str, *rows: tuple, banned: frozenset[str] = frozenset()):
+def _exercises(
+    chapter: str,
+    module: str,
+    *rows: tuple,
+    banned: frozenset[str] = frozenset(),
+    measured_memory: bool = False,
+):
     """The exercises of one module: rows of ``(name, parts, title[, symbol])``; the symbol is the
     name unless given."""
     for name, parts, title, *symbol in rows:
-        yield Exercise(f"{chapter}.{name}", module, symbol[0] if symbol else name, parts, title, banned)
+        symbol = symbol[0] if symbol else name
+        yield Exercise(f"{chapter}.{name}", module, symbol, parts, title, banned, measured_memory)
 
 
 P2P_ONLY = COLLECTIVES  # chapter 2 builds the collectives from send/recv
@@ -166,6 +194,7 @@ CHAPTERS: dict[str, Chapter] = {
                         "ShardedDataParallel",
                     ),
                     banned=TORCH_DDP | TORCH_FSDP,
+                    measured_memory=True,
                 ),
             ),
         ),
@@ -196,6 +225,7 @@ CHAPTERS: dict[str, Chapter] = {
                         "Zero3Module",
                     ),
                     banned=ZERO_BANNED,
+                    measured_memory=True,
                 ),
                 *_exercises(
                     "ch5",

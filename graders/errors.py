@@ -42,15 +42,14 @@ TODO_MARKER = "[dtlab TODO]"
 class BannedCallError(RuntimeError):
     """Raised inside a worker when student code calls a function the exercise bans."""
 
-    def __init__(self, name: str, exercise: str, site: str = "") -> None:
+    def __init__(self, name: str, exercise: str, site: str = "", why: str = "") -> None:
         self.name = name
         where = f" (at {site})" if site else ""
         qualified = name if "." in name else f"torch.distributed.{name}"
         if qualified.endswith(".*"):
             qualified = f"importing {qualified[:-2]}"
-        super().__init__(
-            f"{qualified} is banned in {exercise}{where}: this exercise asks you to build it yourself"
-        )
+        why = why or "this exercise asks you to build it yourself"
+        super().__init__(f"{qualified} is banned in {exercise}{where}: {why}")
 
     def __reduce__(self):
         return (type(self), (self.name, "", ""))

@@ -6,9 +6,8 @@ import sys
 
 import pytest
 
-from graders.chapters.ch2 import cases, reference, tasks
-from graders.checks import assert_tensor_equal
-from graders.errors import GradingFailure
+from graders.chapters.ch2 import cases, tasks
+from graders.errors import BannedCall
 from graders.impl import Impl
 
 EXPECTED_SCORES = {"alice": 20, "bob": 17, "carol": 2, "dave": 1, "erin": 0, "frank": 0, "mallory": 0}
@@ -100,11 +99,9 @@ def test_monkeypatching_is_flagged(graded):
     assert "reassigns torch.allclose" in text
 
 
-def test_monkeypatching_inside_the_worker_cannot_change_a_verdict(harness, kit_root):
-    """Skip the static scan: run Mallory's code directly. The driver's comparison still fails."""
+def test_monkeypatching_inside_the_worker_cannot_reach_the_kit(harness, kit_root):
+    """Skip the static scan: run Mallory's code directly. Its import of the kit is refused."""
     impl = Impl.resolve(kit_root / "fixtures/submissions/ch2/mallory")
     case = cases.build_collective(2, None, (4,), "float32", "sum", seed=3, show=("shape", "dtype", "op"))
-    run = harness.pool.run(tasks.ring_all_reduce, impl, case)
-    assert any("torch.allclose" in name for name in run.tampered[0])
-    with pytest.raises(GradingFailure):
-        assert_tensor_equal(run[0]["tensor"], reference.reduced(case), what="rank 0's tensor", case=case)
+    with pytest.raises(BannedCall, match=r"imports the grading kit.*\(graders\)"):
+        harness.pool.run(tasks.ring_all_reduce, impl, case)

@@ -1,6 +1,6 @@
 """The static scan flags ways around the runtime guard, and only those."""
 
-from graders.comm.static_scan import BYPASS, REVIEW, scan_source
+from graders.comm.static_scan import BYPASS, MEMORY, REVIEW, scan_source
 
 SOURCE = """
 import torch
@@ -72,3 +72,74 @@ def test_annotations_with_process_group_are_fine():
 
 def test_syntax_errors_are_reported_not_raised():
     assert "line 1" in scan_source("def f(:\n").syntax_error
+
+
+DOORS = """
+import sys
+import torch
+import graders.chapters.ch5.reference as answers
+
+
+def unwraps(fn):
+    return fn.__wrapped__, fn.__closure__[0].cell_contents, fn.__globals__
+
+
+def climbs():
+    return sys._getframe(1).f_back.f_locals
+
+
+def walks():
+    import gc
+    return gc.get_objects(), torch.optim.Optimizer.__subclasses__()
+
+
+def obfuscates(fn):
+    return getattr(fn, "__clo" + "sure__")
+
+
+def ordinary(layer, name, i):
+    return getattr(layer, name), getattr(layer, f"block{i}"), torch.stack([layer.weight])
+
+
+def hoards(grad):
+    import numpy
+    return grad.tolist(), grad.numpy()
+"""
+
+
+def door_findings(symbol, severity=BYPASS):
+    return sorted(f.reason for f in scan_source(DOORS).for_symbol(symbol, severity) if f.function)
+
+
+def test_the_doors_around_the_guard_are_bypasses():
+    assert "imports the grading kit, whose references are the answers" in findings_of(DOORS, "ordinary")
+    assert door_findings("unwraps") == [
+        "reads a closure cell (cell_contents)",
+        "reads a function's closure (__closure__)",
+        "reads a function's module globals (__globals__)",
+        "unwraps a function to reach what it wraps (__wrapped__)",
+    ]
+    assert door_findings("climbs") == [
+        "reads a frame's variables (f_locals)",
+        "reads the interpreter's frames (sys._getframe)",
+        "walks up the call stack (f_back)",
+    ]
+    assert door_findings("walks") == [
+        "walks a class's subclasses (__subclasses__)",
+        "walks every live object (gc.get_objects)",
+    ]
+    assert door_findings("obfuscates") == ["assembles the name of a hidden attribute for getattr()"]
+    assert door_findings("ordinary") == []  # computed names and torch.stack are ordinary code
+
+
+def test_memory_outside_torch_storages_is_its_own_kind():
+    assert door_findings("hoards", MEMORY) == [
+        "copies a tensor into Python lists (.tolist())",
+        "keeps data in numpy arrays",
+        "views a tensor as a numpy array (.numpy())",
+    ]
+    assert door_findings("hoards") == []
+
+
+def findings_of(source, symbol):
+    return sorted(f.reason for f in scan_source(source).for_symbol(symbol, BYPASS))

@@ -144,3 +144,27 @@ def test_banned_objects_outside_torch_distributed_are_refused_then_restored(pool
         pool.run(probe.call_banning_adamw, PROBES, probe.ProbeCase(1, "uses_banned_optimizer"))
     restored = pool.run(probe.call_banning_adamw, PROBES, probe.ProbeCase(1, "noop"))
     assert restored.values[0]["restored"]
+
+
+@pytest.mark.parametrize(
+    ("fn", "door"),
+    [
+        ("imports_the_kit", r"imports the grading kit.*\(graders\)"),
+        ("reads_the_grader_frame", r"\(sys._getframe\)"),
+        ("reads_a_frame_through_a_traceback", r"reads a frame through a traceback"),
+        ("walks_every_object", r"\(gc.get_objects\)"),
+        ("calls_native_code", r"calls native code \(ctypes\)"),
+        ("reaches_all_reduce_behind_the_wrapper", "torch.distributed.all_reduce"),
+    ],
+)
+def test_every_door_around_the_guard_is_a_banned_call(pool, fn, door):
+    with pytest.raises(GradingFailure, match=f"{door}.*banned") as info:
+        run(pool, fn, world_size=2)
+    assert "probe.py:" in str(info.value)
+
+
+def test_a_banned_class_is_refused_whatever_route_reaches_it(pool):
+    with pytest.raises(GradingFailure, match="torch.optim.AdamW.*banned"):
+        pool.run(probe.call_banning_adamw, PROBES, probe.ProbeCase(1, "reaches_adamw_through_subclasses"))
+    restored = pool.run(probe.call_banning_adamw, PROBES, probe.ProbeCase(1, "noop"))
+    assert restored.values[0]["restored"]

@@ -15,7 +15,6 @@ Outside student calls the wrappers pass straight through.
 
 from __future__ import annotations
 
-import importlib
 import inspect
 import json
 import os
@@ -28,6 +27,7 @@ import torch
 import torch.distributed as dist
 
 from graders import catalog
+from graders.comm.guard import Doors, ObjectBans
 from graders.errors import BannedCallError
 
 P2P_SEND = ("send", "isend")
@@ -54,14 +54,16 @@ class Recorder:
         self.active = False
         self.site_root = ""
         self._group_ranks: dict[int, tuple[int, ...]] = {}
-        self._swapped: list[tuple[object, str, object]] = []
         self._import_guard: _ImportGuard | None = None
+        self.bans = ObjectBans(self)
+        self.doors = Doors(self)
         self.on_the_wire = OnTheWire()
 
     # -- lifecycle -------------------------------------------------------------------------
     def install(self) -> None:
         for name in WRAPPED:
             setattr(dist, name, self._wrap(name))
+        self.doors.install()
         recorder = self
 
         class P2POp(_REAL_P2POP):
@@ -86,19 +88,24 @@ class Recorder:
         self.exercise = exercise
         self.banned = banned
         self.site_root = site_root
-        self.active = True
-        for dotted in sorted(name for name in banned if "." in name and not name.endswith(".*")):
-            self._ban_object(dotted)
+        for name in sorted(banned):
+            if name.endswith(".*"):
+                self.bans.ban_tree(name[:-2])
+            elif "." in name:
+                self.bans.ban(name)
+            elif name in REAL:  # behind the recorder's own wrapper too: distributed_c10d, __wrapped__
+                self.bans.ban(name, REAL[name])
         trees = tuple(name[:-2] for name in banned if name.endswith(".*"))
         if trees:
             self._ban_imports(trees)
+        self.doors.open()
+        self.active = True
 
     def end(self) -> None:
         self.active = False
         self.set_status("")
-        while self._swapped:
-            owner, attr, original = self._swapped.pop()
-            setattr(owner, attr, original)
+        self.doors.close()
+        self.bans.lift()
         if self._import_guard is not None:
             if self._import_guard in sys.meta_path:
                 sys.meta_path.remove(self._import_guard)
@@ -117,41 +124,6 @@ class Recorder:
                 guard.hidden[name] = sys.modules.pop(name)
         sys.meta_path.insert(0, guard)
         self._import_guard = guard
-
-    def _ban_object(self, dotted: str) -> None:
-        """Replace ``dotted`` (and its defining module's binding) by a stand-in that refuses."""
-        module_name, _, attr = dotted.rpartition(".")
-        try:
-            owner = importlib.import_module(module_name)
-            original = getattr(owner, attr)
-        except (ImportError, AttributeError):
-            return
-        recorder = self
-
-        def refuse(*args, **kwargs):
-            site = recorder._student_site()
-            recorder.events.append(("banned:" + dotted, 0, -1, (), time.perf_counter_ns(), site))
-            raise BannedCallError(dotted, recorder.exercise, site)
-
-        refuse.__name__ = attr
-        refuse.__qualname__ = attr
-        stand_in = refuse
-        if isinstance(original, type):  # a class: refuse its instances and its subclasses too
-            stand_in = type(
-                attr,
-                (),
-                {
-                    "__new__": lambda cls, *args, **kwargs: refuse(),
-                    "__init_subclass__": classmethod(lambda cls, **kwargs: refuse()),
-                },
-            )
-        owners = [owner]
-        defining = sys.modules.get(getattr(original, "__module__", "") or "")
-        if defining is not None and getattr(defining, attr, None) is original and defining is not owner:
-            owners.append(defining)
-        for target in owners:
-            self._swapped.append((target, attr, original))
-            setattr(target, attr, stand_in)
 
     def take(self) -> list[tuple]:
         events, self.events = self.events, []
@@ -189,8 +161,7 @@ class Recorder:
         wrapper.__name__ = name
         wrapper.__qualname__ = name
         wrapper.__doc__ = real.__doc__
-        wrapper.__wrapped__ = real
-        wrapper.__dtlab_op__ = name
+        wrapper.__dtlab_op__ = name  # no __wrapped__: the original is not one attribute away
         return wrapper
 
     def _call(self, name, real, arguments, args, kwargs):

@@ -7,8 +7,12 @@ by reassigning attributes of torch. This module reads the source (it never impor
 reports each such use with its line, attributed to the function it appears in.
 
 *Bypass* findings fail the exercises whose code (the function, the helpers it calls in the
-same file, or module-level code) contains them. *Review* findings are only reported, for the
-teacher's integrity review.
+same file, or module-level code) contains them: the guard's own doors (the grading kit,
+frames, the object graph, code objects, a banned object's ``__wrapped__`` or
+``__subclasses__()``) as well as torch's internals. *Memory* findings are places where memory
+lives outside torch's storages (numpy, Python lists, pickles, files, threads); they fail
+exercises whose memory is measured by the live ledger. *Review* findings are only reported,
+for the teacher's integrity review.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from pathlib import Path
 from graders.errors import TODO_MARKER
 
 BYPASS = "bypass"
+MEMORY = "memory"
 REVIEW = "review"
 
 _BANNED_MODULES = {
@@ -31,6 +36,29 @@ _BANNED_MODULES = {
     "torch.distributed.distributed_c10d": "reaches torch.distributed's internals (distributed_c10d)",
     "torch._C": "calls torch's C bindings directly",
     "torch.distributed._functional_collectives": "uses functional collectives behind the guard",
+    "torch.utils._python_dispatch": "steps out of the kit's dispatch modes (torch.utils._python_dispatch)",
+    "graders": "imports the grading kit, whose references are the answers",
+}
+#: where memory lives outside torch's storages, which the live ledger counts
+_MEMORY_MODULES = {
+    "numpy": "keeps data in numpy arrays",
+    "pickle": "serialises tensors (pickle)",
+    "marshal": "serialises data (marshal)",
+    "shelve": "stores data in a shelf",
+    "array": "keeps data in Python arrays",
+    "mmap": "maps memory by hand (mmap)",
+    "threading": "runs code in another thread",
+    "_thread": "runs code in another thread",
+    "concurrent": "runs code in another thread or process",
+}
+_MEMORY_CALLS = {
+    "tolist": "copies a tensor into Python lists (.tolist())",
+    "numpy": "views a tensor as a numpy array (.numpy())",
+    "tobytes": "copies data into bytes (.tobytes())",
+    "frombuffer": "builds a tensor over a foreign buffer (frombuffer)",
+    "UntypedStorage": "allocates a storage by hand",
+    "TypedStorage": "allocates a storage by hand",
+    "open": "writes data to files",
 }
 _REVIEW_MODULES = {
     "gc": "walks live objects (gc)",
@@ -56,6 +84,22 @@ _BANNED_ATTRS = {
     "allgather_coalesced": "calls a ProcessGroup method (allgather_coalesced)",
     "recv_anysource": "calls a ProcessGroup method (recv_anysource)",
     "modules": None,  # only as sys.modules, handled below
+    # the doors around the guard: what a banned object or the grader's state is one step from
+    "__wrapped__": "unwraps a function to reach what it wraps (__wrapped__)",
+    "__subclasses__": "walks a class's subclasses (__subclasses__)",
+    "__globals__": "reads a function's module globals (__globals__)",
+    "__closure__": "reads a function's closure (__closure__)",
+    "cell_contents": "reads a closure cell (cell_contents)",
+    "__code__": "reads or rewrites a function's code (__code__)",
+    "f_back": "walks up the call stack (f_back)",
+    "f_locals": "reads a frame's variables (f_locals)",
+    "f_globals": "reads a frame's globals (f_globals)",
+    "f_builtins": "reads a frame's builtins (f_builtins)",
+    "tb_frame": "reads a frame through a traceback (tb_frame)",
+    "gi_frame": "reads a generator's frame (gi_frame)",
+    "cr_frame": "reads a coroutine's frame (cr_frame)",
+    "ag_frame": "reads a generator's frame (ag_frame)",
+    "_python_dispatch": "steps out of the kit's dispatch modes (torch.utils._python_dispatch)",
 }
 _BANNED_CALLS = {
     "__import__": "imports modules dynamically (__import__)",
@@ -63,7 +107,29 @@ _BANNED_CALLS = {
     "exec": "executes code (exec)",
     "compile": "compiles code (compile)",
 }
-_REVIEW_CALLS = {"_exit": "ends the process (os._exit)", "_getframe": "inspects frames (sys._getframe)"}
+#: calls of these names, on any object, go around the guard
+_BANNED_METHODS = {
+    "_getframe": "reads the interpreter's frames (sys._getframe)",
+    "_current_frames": "reads the interpreter's frames (sys._current_frames)",
+    "currentframe": "reads the interpreter's frames (inspect.currentframe)",
+    "getouterframes": "reads the interpreter's frames (inspect.getouterframes)",
+    "getinnerframes": "reads the interpreter's frames (inspect.getinnerframes)",
+    "walk_stack": "reads the interpreter's frames (traceback.walk_stack)",
+    "walk_tb": "reads the interpreter's frames (traceback.walk_tb)",
+    "settrace": "traces the interpreter (settrace)",
+    "setprofile": "traces the interpreter (setprofile)",
+    "get_objects": "walks every live object (gc.get_objects)",
+    "get_referrers": "walks live objects (gc.get_referrers)",
+    "get_referents": "walks live objects (gc.get_referents)",
+    "FunctionType": "builds a function from a code object (types.FunctionType)",
+    "CodeType": "builds a code object (types.CodeType)",
+}
+#: ``inspect.<name>()`` reads frames (elsewhere, ``stack`` is just ``torch.stack``)
+_INSPECT_FRAME_CALLS = {"stack", "trace"}
+#: attribute names read by a computed or constant ``getattr``, ``setattr``, ``delattr`` or ``vars``
+_ATTRIBUTE_CALLS = ("getattr", "setattr", "delattr", "hasattr")
+_FRAME_PREFIXES = ("f_", "tb_", "gi_", "cr_", "ag_")
+_REVIEW_CALLS = {"_exit": "ends the process (os._exit)"}
 _TORCH_ROOTS = {"torch"}
 
 
@@ -140,6 +206,8 @@ class _Scanner(ast.NodeVisitor):
         root = module.split(".")[0]
         if root in _REVIEW_MODULES:
             self.flag(node, REVIEW, _REVIEW_MODULES[root])
+        if root in _MEMORY_MODULES:
+            self.flag(node, MEMORY, _MEMORY_MODULES[root])
 
     def visit_Import(self, node: ast.Import) -> None:
         for alias in node.names:
@@ -179,11 +247,36 @@ class _Scanner(ast.NodeVisitor):
         name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
         if name in _BANNED_CALLS and isinstance(func, ast.Name):
             self.flag(node, BYPASS, _BANNED_CALLS[name])
+        if name in _BANNED_METHODS:
+            self.flag(node, BYPASS, _BANNED_METHODS[name])
+        if name in _INSPECT_FRAME_CALLS and isinstance(func, ast.Attribute) and _named(func.value, "inspect"):
+            self.flag(node, BYPASS, f"reads the interpreter's frames (inspect.{name})")
         if name in _REVIEW_CALLS:
             self.flag(node, REVIEW, _REVIEW_CALLS[name])
+        if name in _MEMORY_CALLS:
+            self.flag(node, MEMORY, _MEMORY_CALLS[name])
         if name in ("setattr", "delattr") and node.args and self._rooted_in_torch(node.args[0]):
             self.flag(node, BYPASS, f"changes torch with {name}()")
+        if _named(func, "vars") and node.args and self._rooted_in_torch(node.args[0]):
+            self.flag(node, BYPASS, "reads torch's namespace through vars()")
+        if name in _ATTRIBUTE_CALLS and isinstance(func, ast.Name) and len(node.args) >= 2:
+            self._check_attribute_name(node, node.args[1], name)
         self.generic_visit(node)
+
+    def _check_attribute_name(self, node: ast.Call, attribute: ast.AST, call: str) -> None:
+        """``getattr(x, "__closure__")`` is the door itself, and so is a name assembled from
+        pieces of a dunder or frame attribute (``"__clo" + "sure__"``); ``getattr(x, name)``
+        and ``getattr(self, f"layer{i}")`` are ordinary code."""
+        if isinstance(attribute, ast.Constant) and isinstance(attribute.value, str):
+            reason = _BANNED_ATTRS.get(attribute.value)
+            if reason:
+                self.flag(node, BYPASS, reason)
+            return
+        pieces = [
+            c.value for c in ast.walk(attribute) if isinstance(c, ast.Constant) and isinstance(c.value, str)
+        ]
+        if any("__" in piece or piece.startswith(_FRAME_PREFIXES) for piece in pieces):
+            self.flag(node, BYPASS, f"assembles the name of a hidden attribute for {call}()")
 
     def _check_target(self, target: ast.AST) -> None:
         if isinstance(target, ast.Attribute) and self._rooted_in_torch(target.value):
@@ -212,6 +305,10 @@ class _Scanner(ast.NodeVisitor):
         return isinstance(node, ast.Name) and node.id in self.torch_aliases
 
 
+def _named(node: ast.AST, name: str) -> bool:
+    return isinstance(node, ast.Name) and node.id == name
+
+
 def _is_todo_body(body: list[ast.stmt]) -> bool:
     """A body that is (a docstring and) ``raise NotImplementedError("[dtlab TODO] ...")``, as generated."""
     if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
@@ -237,7 +334,7 @@ def scan_source(source: str) -> ScanResult:
     scanner = _Scanner()
     scanner.visit(tree)
     return ScanResult(
-        tuple(scanner.findings),
+        tuple(dict.fromkeys(scanner.findings)),
         {k: frozenset(v) for k, v in scanner.calls.items()},
         untouched=frozenset(scanner.untouched),
     )

@@ -15,6 +15,7 @@ import tempfile
 from dataclasses import dataclass, field
 
 from graders import config
+from graders.catalog import DOORS
 from graders.comm.trace import Traces, parse
 from graders.errors import (
     BannedCall,
@@ -166,11 +167,18 @@ def _raise_for_banned(traces: Traces, spec: TaskSpec, example: str = "") -> None
         return
     rank, event = hits[0]
     name = event.op.split(":", 1)[1]
+    where = f" at {event.site}" if event.site else ""
+    if name in DOORS:
+        raise BannedCall(
+            f"rank {rank} {DOORS[name]} ({name.removesuffix('.*')}){where}, which graded code may never "
+            f"do: it is banned in {spec.exercise}.{example}",
+            hint="use only what your function receives: the graders' cases, frames and references are "
+            "not yours to read.",
+        )
     qualified = name if "." in name else f"torch.distributed.{name}"
     verb = "called"
     if qualified.endswith(".*"):  # a banned module tree
         verb, qualified = "imported", qualified[:-2]
-    where = f" at {event.site}" if event.site else ""
     raise BannedCall(
         f"rank {rank} {verb} {qualified}{where}, which is banned in {spec.exercise}.{example}",
         hint="this exercise is about building that yourself: use only the calls its docstring allows.",

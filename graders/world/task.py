@@ -30,6 +30,7 @@ class TaskSpec:
     symbol: str
     banned: frozenset[str] = field(default_factory=frozenset)
     ref: str = ""
+    measured_memory: bool = False
 
 
 def task(exercise: str | Exercise):
@@ -39,7 +40,9 @@ def task(exercise: str | Exercise):
 
     def decorate(fn: Callable[..., Any]) -> Callable[..., Any]:
         ref = f"{fn.__module__}:{fn.__qualname__}"
-        fn.dtlab_task = TaskSpec(entry.id, entry.module, entry.symbol, frozenset(entry.banned), ref)
+        fn.dtlab_task = TaskSpec(
+            entry.id, entry.module, entry.symbol, frozenset(entry.banned), ref, entry.measured_memory
+        )
         return fn
 
     return decorate
