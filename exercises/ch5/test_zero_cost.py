@@ -9,7 +9,9 @@ from graders.plugin import exercise
 def _paper_rows(test):
     for stage, _ in cases.PAPER_TABLE:
         test = example(case=checks.paper_row(stage))(test)
-    return example(case=checks.paper_row(4))(test)
+    for stage in cases.INVALID_STAGES:
+        test = example(case=checks.paper_row(stage))(test)
+    return test
 
 
 @exercise("ch5.zero_memory_per_gpu", part="formula")
@@ -35,5 +37,7 @@ def test_zero_memory_per_gpu_reproduces_the_paper(harness, impl, case):
 @example(case=cases.CostCase(0, 1e6, 1))
 @example(case=cases.CostCase(2, 1e6, 2))
 @example(case=cases.CostCase(4, 7.5e9, 64))
+@example(case=cases.CostCase(-1, 7.5e9, 64))
+@example(case=cases.CostCase(1.5, 7.5e9, 64))
 def test_zero_comm_volume(harness, impl, case):
     checks.assert_comm_volume(harness.run(tasks.zero_comm_volume, impl, case)[0], case)

@@ -157,15 +157,12 @@ class LiveLedger(TorchDispatchMode):
             ledger._storage_resized(storage)
             return result
 
-        self._outer_resize = vars(torch.UntypedStorage).get("resize_")
-        torch.UntypedStorage.resize_ = resize_
+        self._resize = class_attribute(torch.UntypedStorage, "resize_", resize_)
+        self._resize.__enter__()
         return super().__enter__()
 
     def __exit__(self, *exc):
-        if self._outer_resize is None:
-            del torch.UntypedStorage.resize_
-        else:
-            torch.UntypedStorage.resize_ = self._outer_resize
+        self._resize.__exit__(*exc)
         return super().__exit__(*exc)
 
     # -- phases ------------------------------------------------------------------------------
@@ -238,6 +235,23 @@ class LiveLedger(TorchDispatchMode):
                 return f"{os.path.basename(filename)}:{frame.f_lineno} in {frame.f_code.co_name}"
             frame = frame.f_back
         return "kit code"
+
+
+@contextlib.contextmanager
+def class_attribute(owner: type, name: str, value) -> Iterator[None]:
+    """Set ``owner.name`` for a while; then restore it, or delete it if it was inherited."""
+    before = vars(owner).get(name, _ABSENT)
+    setattr(owner, name, value)
+    try:
+        yield
+    finally:
+        if before is _ABSENT:
+            delattr(owner, name)
+        else:
+            setattr(owner, name, before)
+
+
+_ABSENT = object()
 
 
 def _op_name(op) -> str:

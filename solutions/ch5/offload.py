@@ -5,7 +5,9 @@ The model lives on the "device" in bfloat16: its forward and backward run there 
 fp32 **master copy** of every trained parameter, the optimizer state of those masters, and
 the optimizer step itself. Each step moves the gradients device -> host and the updated
 parameters host -> device; nothing else crosses. On a machine without a GPU the device and
-the host are both the CPU, but the dtypes, the copies and where each tensor lives are the same.
+the host are both the CPU, but the graders keep them apart as a GPU would: the model's tensors
+are the device's, and so is any copy made from them without naming the host (``p.float()``,
+``p.clone()``); ``p.to(host, ...)`` puts its copy on the host.
 """
 
 import torch

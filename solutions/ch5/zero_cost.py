@@ -14,7 +14,8 @@ def zero_memory_per_gpu(stage: int, n_params: float, world: int, k: float = 12) 
 
     Only parameters, gradients and optimizer state count (no activations, no buffers, no
     fragmentation). The paper's example: 7.5e9 parameters on 64 GPUs with K = 12 needs 120,
-    31.4, 16.6 and 1.9 GB for stages 0 to 3 (rounded). Raises ``ValueError`` for another stage.
+    31.4, 16.6 and 1.9 GB for stages 0 to 3 (rounded). Raises ``ValueError`` for any other
+    stage: a negative one, 4 or more, or one that is not a whole number (1.5).
     """
     ### BEGIN SOLUTION
     params, grads, states = 2 * n_params, 2 * n_params, k * n_params
@@ -38,7 +39,8 @@ def zero_comm_volume(stage: int, n_params: float, world: int) -> float:
     A ring reduce-scatter or all-gather of Φ elements sends (N - 1)/N · Φ per GPU, which the
     paper (and this model) rounds to Φ: one *pass* over the parameters. Count the passes of
     each stage (stage 0 is plain data parallelism). With one GPU nothing is sent: 0.
-    Raises ``ValueError`` for another stage.
+    Raises ``ValueError`` for any other stage: a negative one, 4 or more, or one that is not a
+    whole number (1.5).
     """
     ### BEGIN SOLUTION
     if stage not in (0, 1, 2, 3):

@@ -110,20 +110,24 @@ def offload_cases(draw):
 class CostCase:
     """One question to ``zero_memory_per_gpu`` / ``zero_comm_volume`` (run on one rank)."""
 
-    stage: int
+    stage: int | float  # 1.5 is drawn too: it must be refused
     n_params: float
     world: int
     k: float = 12
     world_size: int = 1
 
     def __repr__(self) -> str:
-        return f"stage={self.stage}, n_params={self.n_params:g}, world={self.world}, k={self.k:g}"
+        return f"stage={self.stage!r}, n_params={self.n_params:g}, world={self.world}, k={self.k:g}"
+
+
+#: stages that do not exist, which must raise ValueError: below, above, and between the stages
+INVALID_STAGES = (-1, 4, 1.5)
 
 
 @st.composite
 def cost_cases(draw, *, with_k: bool = True):
     return CostCase(
-        stage=draw(st.integers(0, 3)),
+        stage=draw(st.sampled_from((0, 1, 2, 3) * 3 + INVALID_STAGES)),
         n_params=float(draw(st.sampled_from((1e6, 3.5e8, 1.3e9, 7.5e9, 1.75e11, 1e12)))),
         world=draw(st.sampled_from((1, 2, 3, 8, 64, 100, 1024))),
         k=draw(st.sampled_from((4, 8, 12, 16))) if with_k else 12,

@@ -20,22 +20,27 @@ from graders.training import optimizer_log as probes
 from graders.training.ledger import storage_bytes
 from graders.training.measured_training import MeasuredTraining
 from graders.training.models import build_model, make_batches, named_parameters
+from graders.training.placement import SimulatedDevice
 from graders.world.task import task
 from graders.world.values import plain
 
 
-def _train(ctx, case, wrapper, *, measured: MeasuredTraining | None = None, **loop):
+def _train(ctx, case, wrapper, *, measured: MeasuredTraining | None = None, batches=None, **loop):
     """``case.steps`` steps of ``wrapper`` on this group rank's share of the global batches;
     with ``measured``, its marks cut the live ledger's phases and the kit's callbacks run
     outside it."""
     with measured.ledger.paused() if measured else contextlib.nullcontext():
-        batches = make_batches(case.data_seed, case.steps, case.rows * case.n)
+        batches = batches or _batches(case)
     shard = ctx.group_rank(case.group)
     mark = ctx.mark
     if measured is not None:
         mark = measured.mark
         loop = {k: measured.kit(f) if k in _KIT_CALLBACKS else f for k, f in loop.items()}
     return data_parallel_steps(wrapper, batches, shard=shard, n=case.n, mark=mark, **loop)
+
+
+def _batches(case):
+    return make_batches(case.data_seed, case.steps, case.rows * case.n)
 
 
 #: the loop's callbacks that are the kit's own code (the optimizer and zero_grad are the student's)
@@ -198,43 +203,59 @@ def offload_train(ctx, case):
     params = trainable(model)
     addresses = [p.untyped_storage().data_ptr() for p in params]
     optimizer_cls, log = probes.recording(case.optimizer.optimizer_cls)
+    batches = _batches(case)
+    inputs = [t for batch in batches for t in (batch.tokens, batch.targets)]
+    device = SimulatedDevice([*model.parameters(), *model.buffers(), *inputs])
 
     def snapshot():
         return named_parameters(model), [p.detach().clone() for p in log.owned()]
 
-    with ctx.student_code() as student:
+    with device, ctx.student_code() as student:
         optimizer = student.OffloadOptimizer(
             model.parameters(), optimizer_cls, host="cpu", **case.optimizer.hparams
         )
         steps = _train(
-            ctx, case, model, snapshot=snapshot, optimizer=optimizer, zero_grad=optimizer.zero_grad
+            ctx,
+            case,
+            model,
+            batches=batches,
+            snapshot=snapshot,
+            optimizer=optimizer,
+            zero_grad=optimizer.zero_grad,
         )
+    history = [named for named, _ in steps]
+    masters = [owned for _, owned in steps]
+    return {"history": history, "masters": masters, "placement": _placement(log, params, addresses, device)}
+
+
+def _placement(log, params, addresses, device: SimulatedDevice) -> dict:
+    """Where the masters, their gradients and the optimizer state live, and what became of the
+    model's own parameters."""
     model_addresses = set(addresses)
-    placement = {
+    return {
         "instances": len(log.instances),
         "inner_steps": log.steps,
         "masters": [
             {
                 "dtype": str(p.dtype).removeprefix("torch."),
-                "device": p.device.type,
+                "where": device.where(p),
+                "grad_where": None if p.grad is None else device.where(p.grad),
                 "shape": list(p.shape),
                 "shares_model_memory": p.untyped_storage().data_ptr() in model_addresses,
             }
             for p in log.owned()
         ],
         "state": [
-            {"dtype": str(t.dtype).removeprefix("torch."), "device": t.device.type}
+            {"dtype": str(t.dtype).removeprefix("torch."), "where": device.where(t)}
             for t in log.state_tensors()
             if t.dim() > 0
         ],
         "model_dtypes": [str(p.dtype).removeprefix("torch.") for p in params],
+        "model_where": [device.where(p) for p in params],
         "model_in_place": [
             p.untyped_storage().data_ptr() == a for p, a in zip(params, addresses, strict=True)
         ],
     }
-    history = [named for named, _ in steps]
-    masters = [owned for _, owned in steps]
-    return {"history": history, "masters": masters, "placement": placement}
 
 
 # -- cost model --------------------------------------------------------------------------------
