@@ -169,25 +169,41 @@ def run_mutant(
     The mutant's own part (if it names one) is graded first, and grading stops once the
     mutant is caught.
     """
-    from graders.errors import GradingFailure, Halt, NotStarted
     from graders.impl import Impl
-    from graders.plugin.harness import Harness
 
     tests = tests if tests is not None else exercise_tests(mutant.chapter)
     impl = Impl.resolve(materialize(mutant, workdir))
+
+    def caught(failed: dict[str, str]) -> bool:
+        return bool(failed) and (mutant.part is None or mutant.part in failed)
+
+    failed = grade_parts(impl, mutant.exercise, harness, tests, first=mutant.part, stop=caught)
+    return MutantOutcome(mutant, failed)
+
+
+def grade_parts(
+    impl, exercise_id: str, harness, tests, *, first: str | None = None, stop=None
+) -> dict[str, str]:
+    """Run the graders of every part of ``exercise_id`` on ``impl``: ``{part: feedback}`` of
+    the parts that failed. ``first`` is graded first; ``stop(failed)`` ends grading early."""
+    from graders.errors import GradingFailure, Halt, NotStarted
+    from graders.plugin.harness import Harness
+
     harness = Harness(harness.pool)  # same worlds, but its integrity notes stay out of the session's
     failed: dict[str, str] = {}
-    parts = [(part, fns) for (exercise_id, part), fns in tests.items() if exercise_id == mutant.exercise]
-    parts.sort(key=lambda item: item[0] != mutant.part)
+    parts = [(part, fns) for (exercise, part), fns in tests.items() if exercise == exercise_id]
+    parts.sort(key=lambda item: item[0] != first)
     for part, functions in parts:
-        if failed and (mutant.part is None or mutant.part in failed):
+        if stop is not None and stop(failed):
             break
         for fn in functions:
             try:
                 fn(harness=harness, impl=impl)
             except NotStarted as exc:
-                raise AssertionError(f"mutant {mutant.name} is reported as not started: {exc}") from exc
+                raise AssertionError(
+                    f"{impl.label} is reported as not started for {exercise_id}: {exc}"
+                ) from exc
             except (GradingFailure, Halt) as exc:
                 failed[part] = str(exc)
                 break
-    return MutantOutcome(mutant, failed)
+    return failed
