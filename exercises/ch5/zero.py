@@ -15,11 +15,13 @@ Conventions shared by every class here:
   gradient (as a flat buffer does); both are accepted.
 * **Shards.** A tensor of ``numel`` elements is flattened, padded with zeros to a multiple of
   the group size N, and cut into N equal chunks; group rank r owns chunk r. You may shard the
-  flat concatenation of many parameters or each parameter on its own: a rank must never own
-  more than ``sum(ceil(p.numel() / N))`` elements of the parameters it shards.
+  flat concatenation of many parameters or each parameter on its own, or give each rank whole
+  parameters (a greedy partition, as torch's ``ZeroRedundancyOptimizer`` does): a rank may own
+  up to its balanced share (``sum(ceil(p.numel() / N))`` elements) plus the largest parameter,
+  aligned to 16 bytes, and the ranks together own every element once.
 * **The inner optimizer.** ``optimizer_cls(shard_tensors, **hparams)`` is built over the
   tensors a rank owns (for example ``torch.optim.AdamW``); its state is this rank's share of
-  the optimizer state. The graders measure the state it holds.
+  the optimizer state. The graders measure the state alive on the rank, whichever class holds it.
 * ``group`` is a process group or ``None`` (the default world). Use ``dist.get_rank(group)``
   and ``dist.get_world_size(group)``; every rank of the group constructs the object and calls
   its methods in the same order.
@@ -122,8 +124,8 @@ class Zero3Module(nn.Module):
       all-gather them again, use them, release them. The gradient of each full parameter is
       **reduce-scattered** and averaged into the ``.grad`` of this rank's shard.
     * Between steps a rank holds only shards: parameters, gradients and optimizer state are
-      all about 1/N of the model's. The graders measure every tensor the module keeps
-      reachable (attributes, hooks, containers) when forward ends, after backward and
+      all about 1/N of the model's. The graders count every tensor alive on the rank (held
+      by attributes, hooks, globals or autograd alike) at the peak of forward, when it ends and
       between steps.
 
     ``forward(*args)`` returns what ``module(*args)`` returns. ``full_parameters()`` gathers
