@@ -66,7 +66,10 @@ DOORS: dict[str, str] = {
     "function.__code__": "rewrites a function's code",
     "ctypes": "calls native code",
     "graders.*": "imports the grading kit, whose references are the answers",
+    "signal.signal": "installs a signal handler, which is handed the interrupted frame",
 }
+#: doors that are objects, refused like banned ones in every exercise
+DOOR_OBJECTS = frozenset({"signal.signal"})
 
 
 @dataclass(frozen=True)

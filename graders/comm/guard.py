@@ -27,6 +27,7 @@ import inspect
 import os
 import sys
 import time
+import traceback
 import types
 import warnings
 from collections.abc import Callable
@@ -39,6 +40,8 @@ from graders.errors import BannedCallError
 _TORCH_DIR = os.path.dirname(torch.__file__) + os.sep
 #: modules that hand graded code what it asked for (frames, native calls): the requester is their caller
 _PASS_THROUGH = (inspect.__file__, os.path.dirname(importlib.util.find_spec("ctypes").origin) + os.sep)
+#: and those that hand back what ``sys._getframe`` gave them (``traceback.walk_stack``)
+_FRAME_PASS_THROUGH = (*_PASS_THROUGH, traceback.__file__)
 _KIT_PACKAGE = "graders"
 _GRADED_PACKAGE = "dtlab_impl"
 
@@ -119,16 +122,17 @@ class ObjectBans:
 
     def called_from_graded_code(self) -> bool:
         """Whether the nearest caller outside torch (and outside the refusals) is graded code."""
-        root = self.recorder.site_root
         frame = sys._getframe(1)
         while frame is not None:
             filename = frame.f_code.co_filename
             if not (filename.startswith(_TORCH_DIR) or filename in (__file__, _REFUSAL_FILE)):
-                return bool(root) and filename.startswith(root)
+                return is_graded_frame(frame, self.recorder.site_root)
             frame = frame.f_back
         return False
 
     def refuse(self, dotted: str, why: str = "") -> None:
+        if not why and dotted in DOORS:
+            why = f"it {DOORS[dotted]}; {_WHY}"
         recorder = self.recorder
         site = recorder._student_site()
         recorder.events.append(("banned:" + dotted, 0, -1, (), time.perf_counter_ns(), site))
@@ -253,20 +257,20 @@ class Doors:
             return
         self._inside = True
         try:
-            graded = self._requested_by_graded_code()
+            graded = self._requested_by_graded_code(event)
         finally:
             self._inside = False
         if graded:
             self.recorder.bans.refuse(door, f"it {DOORS[door]}; {_WHY}")
 
-    def _requested_by_graded_code(self) -> bool:
-        """Whether the frame that caused the event (through ``inspect`` or ``ctypes``, which
-        hand graded code what it asked for) is graded code."""
-        root = self.recorder.site_root
+    def _requested_by_graded_code(self, event: str) -> bool:
+        """Whether the frame that caused the event (through ``inspect``, ``ctypes`` or, for a
+        frame, ``traceback``, which hand graded code what it asked for) is graded code."""
+        passing = _FRAME_PASS_THROUGH if event == "sys._getframe" else _PASS_THROUGH
         frame = sys._getframe(2)
-        while frame is not None and frame.f_code.co_filename.startswith(_PASS_THROUGH):
+        while frame is not None and frame.f_code.co_filename.startswith(passing):
             frame = frame.f_back
-        return frame is not None and bool(root) and frame.f_code.co_filename.startswith(root)
+        return frame is not None and is_graded_frame(frame, self.recorder.site_root)
 
     # -- the kit is not importable from graded code --------------------------------------------
     def open(self) -> None:
@@ -291,6 +295,14 @@ class Doors:
 
     def _refuse_kit(self, name: str) -> None:
         self.recorder.bans.refuse(_KIT_PACKAGE + ".*", f"it {DOORS['graders.*']} ({name})")
+
+
+def is_graded_frame(frame, root: str) -> bool:
+    """A frame of graded code: its file is in the graded folder, or it runs code the graded
+    code compiled itself (``exec``), in a graded module's globals."""
+    if root and frame.f_code.co_filename.startswith(root):
+        return True
+    return frame.f_code.co_filename.startswith("<") and _is_graded(frame.f_globals.get("__name__", ""))
 
 
 def _is_kit(name: str) -> bool:

@@ -88,7 +88,7 @@ class Recorder:
         self.exercise = exercise
         self.banned = banned
         self.site_root = site_root
-        for name in sorted(banned):
+        for name in sorted(banned | catalog.DOOR_OBJECTS):
             if name.endswith(".*"):
                 self.bans.ban_tree(name[:-2])
             elif "." in name:

@@ -66,7 +66,6 @@ _REVIEW_MODULES = {
     "subprocess": "starts processes (subprocess)",
     "socket": "opens sockets",
     "multiprocessing": "starts processes (multiprocessing)",
-    "signal": "installs signal handlers",
 }
 _BANNED_ATTRS = {
     "distributed_c10d": "reaches torch.distributed's internals (distributed_c10d)",
@@ -130,6 +129,8 @@ _INSPECT_FRAME_CALLS = {"stack", "trace"}
 _ATTRIBUTE_CALLS = ("getattr", "setattr", "delattr", "hasattr")
 _FRAME_PREFIXES = ("f_", "tb_", "gi_", "cr_", "ag_")
 _REVIEW_CALLS = {"_exit": "ends the process (os._exit)"}
+#: ``signal.<name>()``: a handler is handed the interrupted frame, the grader's
+_SIGNAL_CALLS = {"signal", "setitimer", "alarm"}
 _TORCH_ROOTS = {"torch"}
 
 
@@ -251,6 +252,8 @@ class _Scanner(ast.NodeVisitor):
             self.flag(node, BYPASS, _BANNED_METHODS[name])
         if name in _INSPECT_FRAME_CALLS and isinstance(func, ast.Attribute) and _named(func.value, "inspect"):
             self.flag(node, BYPASS, f"reads the interpreter's frames (inspect.{name})")
+        if name in _SIGNAL_CALLS and isinstance(func, ast.Attribute) and _named(func.value, "signal"):
+            self.flag(node, BYPASS, f"installs a signal handler, which is handed a frame (signal.{name})")
         if name in _REVIEW_CALLS:
             self.flag(node, REVIEW, _REVIEW_CALLS[name])
         if name in _MEMORY_CALLS:
