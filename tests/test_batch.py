@@ -11,6 +11,11 @@ from pathlib import Path
 
 import pytest
 
+from graders.grading import sandbox
+from graders.grading.runner import Settings, StudentResult
+from graders.grading.store import ResultStore
+from graders.plugin.results import Gradebook
+
 STUDENTS = ("carol", "dave", "erin", "frank")
 EXPECTED = {"carol": 2, "dave": 1, "erin": 0, "frank": 0}
 
@@ -64,6 +69,29 @@ def test_scores_and_summary(first_run):
     assert "4 student(s): 4 graded now, 0 resumed" in stdout
     assert "ch2.ring_all_gather" in stdout and "failures by kind:" in stdout
     assert "submissions/min" in stdout and "overhead beyond the graders" in stdout
+
+
+@pytest.mark.parametrize(
+    "changed",
+    [
+        {"deadline": 30.0},
+        {"limits": {"wall_s": 5.0}},
+        {"limits": {"memory_mb": 512}},
+        {"limits": {"pids": 32}},
+        {"limits": {"disk_mb": 64}},
+        {"profile": "ci"},
+    ],
+    ids=lambda changed: "-".join([*changed, *changed.get("limits", {})]),
+)
+def test_a_stored_result_is_reused_only_under_the_same_verdict_settings(tmp_path, changed):
+    """A 0/20 after a 5 s timeout must not come back when the teacher reruns with --timeout 600."""
+    before = Settings("ch2", deadline=3.0, limits=sandbox.Limits(wall_s=600.0))
+    store = ResultStore(tmp_path, before)
+    store.save(StudentResult("erin", Gradebook(), error="timed out", error_kind="timeout", digest="d1"))
+    assert ResultStore(tmp_path, before).load("erin", "d1") is not None
+    limits = sandbox.Limits(**{"wall_s": 600.0, **changed.get("limits", {})})
+    after = Settings("ch2", changed.get("profile", "grading"), changed.get("deadline", 3.0), limits)
+    assert ResultStore(tmp_path, after).load("erin", "d1") is None
 
 
 def _cgroups_of(pid):
