@@ -11,23 +11,30 @@ from graders.impl import KIT_ROOT
 
 
 def _grade(args: argparse.Namespace) -> int:
-    from graders.grading import batch, intake, outputs, sandbox
+    from graders.grading import batch, intake, outputs, sandbox, timestamps
     from graders.grading.runner import Settings
 
     if args.chapter not in catalog.CHAPTERS:
         print(f"unknown chapter {args.chapter}; choose from {', '.join(catalog.CHAPTERS)}", file=sys.stderr)
         return 2
     try:
-        staged = intake.discover(Path(args.submissions), args.chapter, args.assignment)
+        duedate = timestamps.parse(args.duedate).isoformat() if args.duedate else ""
+        collection = intake.discover(
+            Path(args.submissions), args.chapter, args.assignment, mtimes=args.timestamps_from_mtime
+        )
         roster = outputs.read_roster(Path(args.roster)) if args.roster else {}
     except (FileNotFoundError, ValueError) as exc:
-        print(exc, file=sys.stderr)
+        print(f"dtlab grade: {exc}", file=sys.stderr)
         return 2
+    staged = collection.staged
+    for skipped in collection.skipped:
+        print(f"not graded: {skipped}", file=sys.stderr)
     limits = sandbox.Limits(
         wall_s=args.timeout,
         memory_mb=args.memory_mb,
         process_memory_mb=max(512, min(3072, args.memory_mb // 2)),
         pids=args.pids,
+        disk_mb=args.disk_mb,
     )
     settings = Settings(args.chapter, args.profile, args.deadline, limits)
     out = Path(args.out)
@@ -60,7 +67,7 @@ def _grade(args: argparse.Namespace) -> int:
         args.chapter,
         out,
         assignment=args.assignment,
-        duedate=args.duedate,
+        duedate=duedate,
         roster=roster,
         lang=args.lang,
     )
@@ -151,9 +158,19 @@ def _common(parser: argparse.ArgumentParser, out_default: str) -> None:
     parser.add_argument(
         "--pids", type=int, default=512, help="ceiling on processes and threads per submission"
     )
+    parser.add_argument(
+        "--disk-mb", type=int, default=512, help="size of each submission's work area, /tmp included (MB)"
+    )
     parser.add_argument("--roster", default=None, help="CSV with id, first_name, last_name, email")
     parser.add_argument("--assignment", default=None, help="assignment name (default: the chapter)")
-    parser.add_argument("--duedate", default="", help="due date for grades.csv (ISO 8601)")
+    parser.add_argument(
+        "--duedate", default="", help="due date, ISO 8601 with its time zone (2026-03-01T23:59:00+07:00)"
+    )
+    parser.add_argument(
+        "--timestamps-from-mtime",
+        action="store_true",
+        help="folders and zips: take the files' modification times as submission times (for `late`)",
+    )
     parser.add_argument("--executor", default="local", choices=("local", "dask"))
     parser.add_argument("--scheduler", default=None, help="Dask scheduler address (with --executor dask)")
     parser.add_argument("--force", action="store_true", help="regrade students that already have a result")
