@@ -28,6 +28,7 @@ from graders.grading.intake import Staged
 from graders.grading.outputs import failure_kinds
 from graders.grading.runner import Settings, StudentResult
 from graders.grading.store import ResultStore
+from graders.grading.text import one_line
 
 
 @dataclass
@@ -58,7 +59,7 @@ class Progress:
             left = self.total - self.done
             eta = f" · eta {_clock(elapsed / max(1, self.done) * left)}" if left and not resumed else ""
             earned, possible = result.book.total
-            why = f" · {result.error.splitlines()[0][:70]}" if result.error else ""
+            why = f" · {one_line(result.error.splitlines()[0])[:70]}" if result.error else ""
             how = "resumed" if resumed else f"{result.seconds:5.1f} s"
             self.stream.write(
                 f"[{'#' * filled}{'.' * (width - filled)}] {self.done:>3}/{self.total} "
@@ -274,7 +275,7 @@ def summary(outcome: BatchOutcome, chapter: str) -> str:
         lines.append("failures by kind: " + ", ".join(f"{k} {n}" for k, n in kinds.most_common()))
     stopped = [r for r in results if r.error]
     for result in stopped:
-        lines.append(f"  {result.student_id}: {result.error_kind}: {result.error.splitlines()[0]}")
+        lines.append(f"  {result.student_id}: {result.error_kind}: {one_line(result.error.splitlines()[0])}")
     lines.append("")
     lines.append(f"isolation: {outcome.isolation}")
     return "\n".join(lines)
