@@ -7,7 +7,7 @@ import os
 import stat
 
 from graders.grading import outputs
-from graders.grading.runner import StudentResult
+from graders.grading.result import StudentResult
 from graders.plugin.results import FAILED, PASSED, Gradebook
 
 

@@ -12,7 +12,7 @@ from graders.impl import KIT_ROOT
 
 def _grade(args: argparse.Namespace) -> int:
     from graders.grading import batch, intake, outputs, sandbox, timestamps
-    from graders.grading.runner import Settings
+    from graders.grading.result import Settings
 
     if args.chapter not in catalog.CHAPTERS:
         print(f"unknown chapter {args.chapter}; choose from {', '.join(catalog.CHAPTERS)}", file=sys.stderr)

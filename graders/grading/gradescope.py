@@ -92,7 +92,7 @@ def run(root: Path, chapter: str, profile: str) -> dict:
     """Grade ``root/submission`` and write ``root/results/results.json``; returns the results."""
     from graders.grading import intake, outputs, sandbox
     from graders.grading.batch import LocalGrader
-    from graders.grading.runner import Settings
+    from graders.grading.result import Settings
 
     started = time.monotonic()
     results_path = root / "results" / "results.json"

@@ -43,7 +43,7 @@ class ChapterGrader:
         if self.result is None:
             from graders.grading import intake
             from graders.grading.batch import LocalGrader
-            from graders.grading.runner import Settings
+            from graders.grading.result import Settings
 
             modules = catalog.CHAPTERS[self.chapter].modules
             staged = intake.stage(

@@ -17,7 +17,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 from graders.grading.files import make_dirs, write_atomic
-from graders.grading.runner import Settings, StudentResult, grader_files
+from graders.grading.result import Settings, StudentResult, grader_files
 from graders.impl import KIT_ROOT
 
 
