@@ -6,13 +6,15 @@ import os
 import shutil
 import signal
 import subprocess
+import tempfile
 import time
 from pathlib import Path
 
 import pytest
 
 from graders.grading import sandbox
-from graders.grading.runner import Settings, StudentResult
+from graders.grading.result import Settings, StudentResult
+from graders.grading.sandbox import process_tree
 from graders.grading.store import ResultStore
 from graders.plugin.results import Gradebook
 
@@ -95,9 +97,25 @@ def test_a_stored_result_is_reused_only_under_the_same_verdict_settings(tmp_path
 
 
 def _cgroups_of(pid):
-    return [
-        p for base in Path("/sys/fs/cgroup").glob("*") for p in base.rglob(f"dtlab-{pid}-*") if p.is_dir()
-    ]
+    return [p for p in Path("/sys/fs/cgroup").glob(f"**/dtlab-{pid}-*") if p.is_dir()]
+
+
+def _tree_of(pid):
+    """Every process of the batch ``pid``: its descendants, and the members of its cgroups."""
+    found = set(process_tree.descendants(pid))
+    for group in _cgroups_of(pid):
+        try:
+            found.update(int(p) for p in (group / "cgroup.procs").read_text().split())
+        except OSError:
+            pass
+    return found
+
+
+def _alive(pid):
+    try:
+        return process_tree.stat_fields(Path(f"/proc/{pid}"))[0] != "Z"
+    except (OSError, ValueError):
+        return False
 
 
 def test_a_killed_batch_resumes_without_regrading_and_scores_the_same(
@@ -114,23 +132,25 @@ def test_a_killed_batch_resumes_without_regrading_and_scores_the_same(
     deadline = time.monotonic() + 300
     while time.monotonic() < deadline and not (results.exists() and any(results.glob("*.json"))):
         time.sleep(0.2)
-    os.killpg(batch.pid, signal.SIGKILL)  # a hard interruption: no clean-up code runs
+    tree = _tree_of(batch.pid)
+    assert len(tree) >= 4  # the warm server, and a supervisor, a driver and its world per job
+    os.kill(batch.pid, signal.SIGKILL)  # kill -9 of the batch alone: no clean-up code runs
     batch.wait()
     finished = sorted(p.stem for p in results.glob("*.json"))
     assert 1 <= len(finished) < len(STUDENTS)
     assert not (out / "grades.csv").exists()  # never a half-written gradebook
     for path in results.glob("*.json"):
         json.loads(path.read_text())  # whole files only
-    for _ in range(100):  # the sandboxes die with the batch (parent-death signals)
-        if not any((cg / "cgroup.procs").read_text().strip() for cg in _cgroups_of(batch.pid)):
-            break
-        time.sleep(0.1)
-    else:
-        pytest.fail("processes of the killed batch are still running")
+    end = time.monotonic() + 3  # every process dies with the batch (parent-death signals)
+    while (survivors := sorted(p for p in tree if _alive(p))) and time.monotonic() < end:
+        time.sleep(0.05)
+    assert survivors == [], f"processes of the killed batch still run: {survivors}"
 
     mtimes = {p.stem: p.stat().st_mtime_ns for p in results.glob("*.json")}
     run = subprocess.run(batch_command(submissions, out), capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    assert _cgroups_of(batch.pid) == []  # reaped when the next batch started
+    assert list(Path(tempfile.gettempdir()).glob(f"{sandbox.FOLDER_PREFIX}{batch.pid}-*")) == []
     assert f"{len(finished)} resumed" in run.stdout
     for student in finished:  # not graded again
         assert (results / f"{student}.json").stat().st_mtime_ns == mtimes[student]
