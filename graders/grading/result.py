@@ -47,3 +47,11 @@ def grader_files(chapter: str, kit_root: Path = KIT_ROOT) -> list[Path]:
     files = sorted((kit_root / "exercises" / chapter).glob("test_*.py"))
     files += sorted((kit_root / "hidden" / chapter).glob("test_*.py"))
     return files
+
+
+def missing_graders(chapter: str, kit_root: Path = KIT_ROOT) -> str:
+    """Why ``kit_root`` cannot grade ``chapter`` ("" when it can): its public graders are missing."""
+    public = Path(kit_root) / "exercises" / chapter
+    if not any(public.glob("test_*.py")):
+        return f"no graders for {chapter}: {public} has no test_*.py files"
+    return ""

@@ -24,7 +24,7 @@ from graders import config
 from graders.errors import FailureKind
 from graders.grading import sandbox
 from graders.grading.intake import Staged
-from graders.grading.result import Settings, StudentResult, grader_files
+from graders.grading.result import Settings, StudentResult, grader_files, missing_graders
 from graders.grading.verdict import fill_unreported, interpret
 from graders.plugin.results import Gradebook
 from graders.proc import tail_file
@@ -102,9 +102,9 @@ def driver_env(workdir: Path) -> dict[str, str]:
 def grade(staged: Staged, settings: Settings, server, base: Path, slot: int = 0) -> StudentResult:
     """Grade ``staged`` with the warm ``server``; ``slot`` picks the job's unprivileged uid."""
     started = time.monotonic()
-    if not grader_files(settings.chapter, Path(settings.kit_root)):
-        where = Path(settings.kit_root) / "exercises" / settings.chapter
-        return _not_graded(staged, settings, f"no graders to run: {where} has no test_*.py files")
+    missing = missing_graders(settings.chapter, Path(settings.kit_root))
+    if missing:
+        return _not_graded(staged, settings, missing)
     workdir = prepare(staged, settings, base)
     root_dir = Path(str(workdir) + ".root")
     group = None
