@@ -61,6 +61,18 @@ def blocks(result, chapter: str, lang: str = "en") -> list[tuple]:
     return doc
 
 
+def exercise_text(result, exercise_id: str, lang: str = "en") -> str:
+    """One exercise's feedback as plain text: its points and status, then why each part failed."""
+    entry = catalog.exercise(exercise_id)
+    row = next((r for r in result.book.rows() if r.exercise == exercise_id), None)
+    if row is None:
+        return clean(f"{exercise_id} · {entry.title}: not graded")
+    lines = [f"{exercise_id} · {entry.title}: {row.points}/{row.max_points} · {t(row.status, lang)}"]
+    if row.status != "not started":
+        lines += [f"\n[{p.part}] {part_message(p, lang)}" for p in row.parts if p.status != PASSED]
+    return clean("\n".join(lines))
+
+
 def part_message(part, lang: str = "en") -> str:
     """Why a part failed, never empty: a grader error without a message says so."""
     message = part.message.strip()
@@ -69,6 +81,18 @@ def part_message(part, lang: str = "en") -> str:
     if part.kind == FailureKind.INTERNAL:
         return t("internal without message", lang)
     return t(part.kind and "kind:" + part.kind or part.status, lang)
+
+
+def summary_lines(result) -> list[str]:
+    """What concerns the whole submission: why grading stopped, the intake notes, the integrity flags."""
+    lines = []
+    if result.error:
+        lines.append("grading stopped early: " + result.error.splitlines()[0])
+    lines += result.notes
+    flags = integrity_flags(result)
+    if flags:
+        lines += ["integrity notes (reviewed by the teacher):", *flags]
+    return [clean(line) for line in lines]
 
 
 def integrity_flags(result) -> list[str]:

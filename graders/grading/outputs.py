@@ -181,17 +181,11 @@ def gradescope_results(result, chapter: str, lang: str = "en") -> dict:
                 }
             )
     earned, _ = result.book.total
-    summary = [f"{earned}/{catalog.CHAPTERS[chapter].points} points"]
-    if result.error:
-        summary.append("grading stopped early: " + result.error.splitlines()[0])
-    summary += result.notes
-    flags = feedback.integrity_flags(result)
-    if flags:
-        summary += ["integrity notes (reviewed by the teacher):", *flags]
+    summary = [f"{earned}/{catalog.CHAPTERS[chapter].points} points", *feedback.summary_lines(result)]
     return {
         "score": float(earned),
         "execution_time": round(result.seconds, 1),
-        "output": clean("\n".join(summary)),
+        "output": "\n".join(summary),
         "visibility": "visible",
         "stdout_visibility": "hidden",
         "tests": tests,
