@@ -2,6 +2,7 @@
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -41,6 +42,19 @@ def test_no_solution_line_appears_anywhere_in_the_release(released, kit_root):
                 assert len(line) < release.MIN_IDENTIFYING, line
     assert checked > 50
     assert release.find_leaks(released) == []
+
+
+def test_the_release_says_only_that_hidden_tests_exist(released, kit_root):
+    texts = "\n".join(p.read_text(errors="replace") for p in released.rglob("*") if p.is_file())
+    hidden = kit_root / "hidden"
+    secrets = [
+        m for path in hidden.rglob("test_*.py") for m in re.findall(r"def (test_\w+)", path.read_text())
+    ]
+    secrets += [path.name for path in (hidden / "fixtures").glob("*/*")]  # the samples they catch
+    assert secrets and not [name for name in secrets if name in texts]
+    docs = "\n".join(p.read_text() for p in released.rglob("*.md")).lower()
+    assert not [word for word in ("bitwise", "30 000", "30000", "30_000") if word in docs]
+    assert "hidden graders" in docs  # that they exist is no secret
 
 
 def test_teacher_only_parts_are_left_out(released):
