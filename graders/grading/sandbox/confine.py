@@ -65,7 +65,7 @@ def confine_driver(
         if isolation.pivot_root:
             enter_whitelisted_root(root_dir, workdir, limits.disk_mb, uid)
         else:
-            mount_work_area_in_place(workdir, limits.disk_mb, uid)
+            mount_work_area_in_place(root_dir, workdir, limits.disk_mb, uid)
         disk = workdir
     apply_rlimits(limits, as_root=uid is not None or os.geteuid() == 0)
     os.chdir(workdir)

@@ -126,12 +126,11 @@ def enter_whitelisted_root(root_dir: str, workdir: str, disk_mb: int, uid: int |
     mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
 
 
-def mount_work_area_in_place(workdir: str, disk_mb: int, uid: int | None) -> None:
+def mount_work_area_in_place(root_dir: str, workdir: str, disk_mb: int, uid: int | None) -> None:
     """Without pivot_root: the work area over the work folder itself (``/tmp`` stays the machine's)."""
-    scratch = workdir + ".root"
-    _mount_work_area(scratch, workdir, disk_mb, uid)
-    _bind(scratch + "/work", workdir)
-    umount(scratch, MNT_DETACH)
+    _mount_work_area(root_dir, workdir, disk_mb, uid)
+    _bind(root_dir + "/work", workdir)
+    umount(root_dir, MNT_DETACH)
     _mount_report_area(workdir + "/report", uid)
     mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
 
