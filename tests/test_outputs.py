@@ -4,6 +4,7 @@ integrity column, HTML feedback that escapes what students wrote, Gradescope's f
 import csv
 import json
 import os
+import re
 import stat
 
 from graders.grading import outputs
@@ -115,8 +116,8 @@ def test_feedback_escapes_what_students_wrote_and_strips_control_characters(tmp_
     block = markdown.split(fence, 1)[1].split("\n`````\n", 1)[0]
     assert "<img src=x onerror=alert(1)>" in block  # literal text inside the block, not HTML
     outside = markdown.replace(block, "")
-    assert "<" not in outside.replace("\\<", "") and "](" not in outside.replace("\\]\\(", "")
-    assert "\\<script\\>" in markdown and "\\[x\\]\\(http" in markdown and "\\| # h" in markdown
+    assert not re.search(r"(?<!\\)[<\[\]]", outside)  # every <, [ and ] is escaped
+    assert "\\<script\\>" in markdown and "\\[x\\](http" in markdown and "\\| # h" in markdown
     assert "<img" not in page and "&lt;img src=x" in page and "<script>" not in page
     gradescope = json.loads((tmp_path / "gradescope" / "an" / "results.json").read_text())
     assert "\x1b" not in json.dumps(gradescope, ensure_ascii=False)

@@ -122,7 +122,7 @@ def markdown(result, chapter: str, lang: str = "en") -> str:
         elif kind == "list":
             lines += [f"- {md_inline(item)}" for item in block[1]] + [""]
         elif kind == "image":
-            lines += [f"![{md_inline(block[1])}](<{quote(block[2])}>)", ""]
+            lines += [f"![{md_inline(block[1])}]({quote(block[2])})", ""]
         elif kind == "table":
             header, rows = block[1], block[2]
             lines += [f"| {' | '.join(map(md_inline, header))} |", "|" + "---|" * len(header)]

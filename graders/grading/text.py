@@ -13,9 +13,11 @@ import re
 
 #: C0 and C1 controls but tab and newline, DEL, and the bidirectional embeddings, overrides and isolates.
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
-#: The punctuation that means something anywhere in a line to CommonMark (emphasis, code, links,
-#: HTML, entities), GitHub (tables, strikethrough) or math-rendering viewers (``$``).
-_MARKDOWN_PUNCTUATION = re.compile(r"([\\`*_{}\[\]()<>|~&$])")
+#: What can change a line's structure or make it active, wherever it is: code (backticks), links
+#: and images (brackets), HTML and autolinks (``<``), entities, table cells, emphasis and
+#: strikethrough, math (``$``), and the backslash itself. An underscore inside a word (``ring_shift``)
+#: is never emphasis and stays as it is.
+_MARKDOWN_PUNCTUATION = re.compile(r"([\\`*{}\[\]<>|~&$]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9]))")
 #: What starts a block when it starts the text (a heading, a quote, a nested list).
 _BLOCK_START = re.compile(r"^([#>+-]|\d+[.)])")
 
