@@ -57,7 +57,8 @@ VARIABLES: dict[str, Variable] = {
         Variable(
             "DTLAB_AUTOGRADER_ROOT",
             "/autograder",
-            "where `run_autograder` finds `submission/` and writes `results/` (for tests)",
+            "Gradescope's root: where `setup.sh` and `run_autograder` find `source/` (the zip) and "
+            "`submission/`, and write `venv/` and `results/` (for tests)",
             "shell",
         ),
         Variable(

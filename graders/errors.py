@@ -32,7 +32,9 @@ class FailureKind(StrEnum):
     TIMEOUT = "timeout"
     MEMORY = "memory"
     PIDS = "pids"
+    DISK = "disk"  # the job's work area (its size-limited tmpfs) filled up
     KILLED = "killed"
+    INTERRUPTED = "interrupted"  # the run stopped before every test had run: the rest scores 0
 
 
 #: Prefix of the ``NotImplementedError`` message raised by every generated stub.

@@ -40,7 +40,13 @@ _WORDS = {
     "kind:timeout": {"en": "time limit", "vi": "quá giới hạn thời gian"},
     "kind:memory": {"en": "memory ceiling", "vi": "vượt giới hạn bộ nhớ"},
     "kind:pids": {"en": "process ceiling", "vi": "vượt giới hạn số tiến trình"},
+    "kind:disk": {"en": "disk quota exceeded", "vi": "vượt hạn mức đĩa"},
     "kind:killed": {"en": "grading killed", "vi": "tiến trình chấm bị dừng"},
+    "kind:interrupted": {"en": "grading was interrupted", "vi": "việc chấm bị gián đoạn"},
+    "internal without message": {
+        "en": "the graders failed on this part without saying why; please tell your teacher",
+        "vi": "bộ chấm gặp lỗi ở phần này mà không nêu lý do; hãy báo cho giáo viên",
+    },
 }
 
 

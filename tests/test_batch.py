@@ -6,10 +6,17 @@ import os
 import shutil
 import signal
 import subprocess
+import tempfile
 import time
 from pathlib import Path
 
 import pytest
+
+from graders.grading import sandbox
+from graders.grading.result import Settings, StudentResult
+from graders.grading.sandbox import process_tree
+from graders.grading.store import ResultStore
+from graders.plugin.results import Gradebook
 
 STUDENTS = ("carol", "dave", "erin", "frank")
 EXPECTED = {"carol": 2, "dave": 1, "erin": 0, "frank": 0}
@@ -66,10 +73,49 @@ def test_scores_and_summary(first_run):
     assert "submissions/min" in stdout and "overhead beyond the graders" in stdout
 
 
+@pytest.mark.parametrize(
+    "changed",
+    [
+        {"deadline": 30.0},
+        {"limits": {"wall_s": 5.0}},
+        {"limits": {"memory_mb": 512}},
+        {"limits": {"pids": 32}},
+        {"limits": {"disk_mb": 64}},
+        {"profile": "ci"},
+    ],
+    ids=lambda changed: "-".join([*changed, *changed.get("limits", {})]),
+)
+def test_a_stored_result_is_reused_only_under_the_same_verdict_settings(tmp_path, changed):
+    """A 0/20 after a 5 s timeout must not come back when the teacher reruns with --timeout 600."""
+    before = Settings("ch2", deadline=3.0, limits=sandbox.Limits(wall_s=600.0))
+    store = ResultStore(tmp_path, before)
+    store.save(StudentResult("erin", Gradebook(), error="timed out", error_kind="timeout", digest="d1"))
+    assert ResultStore(tmp_path, before).load("erin", "d1") is not None
+    limits = sandbox.Limits(**{"wall_s": 600.0, **changed.get("limits", {})})
+    after = Settings("ch2", changed.get("profile", "grading"), changed.get("deadline", 3.0), limits)
+    assert ResultStore(tmp_path, after).load("erin", "d1") is None
+
+
 def _cgroups_of(pid):
-    return [
-        p for base in Path("/sys/fs/cgroup").glob("*") for p in base.rglob(f"dtlab-{pid}-*") if p.is_dir()
-    ]
+    return [p for p in Path("/sys/fs/cgroup").glob(f"**/dtlab-{pid}-*") if p.is_dir()]
+
+
+def _tree_of(pid):
+    """Every process of the batch ``pid``: its descendants, and the members of its cgroups."""
+    found = set(process_tree.descendants(pid))
+    for group in _cgroups_of(pid):
+        try:
+            found.update(int(p) for p in (group / "cgroup.procs").read_text().split())
+        except OSError:
+            pass
+    return found
+
+
+def _alive(pid):
+    try:
+        return process_tree.stat_fields(Path(f"/proc/{pid}"))[0] != "Z"
+    except (OSError, ValueError):
+        return False
 
 
 def test_a_killed_batch_resumes_without_regrading_and_scores_the_same(
@@ -86,23 +132,25 @@ def test_a_killed_batch_resumes_without_regrading_and_scores_the_same(
     deadline = time.monotonic() + 300
     while time.monotonic() < deadline and not (results.exists() and any(results.glob("*.json"))):
         time.sleep(0.2)
-    os.killpg(batch.pid, signal.SIGKILL)  # a hard interruption: no clean-up code runs
+    tree = _tree_of(batch.pid)
+    assert len(tree) >= 4  # the warm server, and a supervisor, a driver and its world per job
+    os.kill(batch.pid, signal.SIGKILL)  # kill -9 of the batch alone: no clean-up code runs
     batch.wait()
     finished = sorted(p.stem for p in results.glob("*.json"))
     assert 1 <= len(finished) < len(STUDENTS)
     assert not (out / "grades.csv").exists()  # never a half-written gradebook
     for path in results.glob("*.json"):
         json.loads(path.read_text())  # whole files only
-    for _ in range(100):  # the sandboxes die with the batch (parent-death signals)
-        if not any((cg / "cgroup.procs").read_text().strip() for cg in _cgroups_of(batch.pid)):
-            break
-        time.sleep(0.1)
-    else:
-        pytest.fail("processes of the killed batch are still running")
+    end = time.monotonic() + 3  # every process dies with the batch (parent-death signals)
+    while (survivors := sorted(p for p in tree if _alive(p))) and time.monotonic() < end:
+        time.sleep(0.05)
+    assert survivors == [], f"processes of the killed batch still run: {survivors}"
 
     mtimes = {p.stem: p.stat().st_mtime_ns for p in results.glob("*.json")}
     run = subprocess.run(batch_command(submissions, out), capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    assert _cgroups_of(batch.pid) == []  # reaped when the next batch started
+    assert list(Path(tempfile.gettempdir()).glob(f"{sandbox.FOLDER_PREFIX}{batch.pid}-*")) == []
     assert f"{len(finished)} resumed" in run.stdout
     for student in finished:  # not graded again
         assert (results / f"{student}.json").stat().st_mtime_ns == mtimes[student]

@@ -1,6 +1,16 @@
-"""nbgrader end to end: dtlab's course layout, nbgrader's own generate_assignment and autograde,
-and the partial credit of every exercise read back from nbgrader's gradebook."""
+"""nbgrader end to end, with real generate_assignment, autograde and generate_feedback: the scores
+in nbgrader's gradebook come from the sandboxed grader, and no edit of a notebook changes them.
 
+Notebook cells run in the student's kernel, outside any sandbox, so dtlab's notebook scores nothing
+itself: its points are task cells, autograde runs no cell, and ``dtlab nbgrader grade`` writes the
+scores of the ``.py`` files, graded in the sandbox, into the gradebook through nbgrader's API.
+Mallory submits the stubs with a notebook edited in every way that mattered before (the issue's
+one-line exploit, task cells turned into graded cells that print full marks, forged outputs, an
+extra graded cell, a cell that writes to the gradebook); Stub submits the same files with the
+notebook as released; Alice and Dave are honest.
+"""
+
+import json
 import os
 import shutil
 import subprocess
@@ -13,14 +23,15 @@ from graders.catalog import CHAPTERS
 
 pytest.importorskip("nbgrader")
 
-STUDENTS = {"alice": 20, "dave": 1}
+EXPECTED = {"alice": 20, "dave": 1, "mallory": 0, "trudy": 0, "stub": 0}
+EXERCISES = [e.id.replace(".", "_") for e in CHAPTERS["ch2"].exercises]
 
 
-def nbgrader(course, *args):
+def nbgrader(course, *args, refused=()):
+    """Run nbgrader; it may fail only for the ``refused`` students (whose notebook it rejects)."""
     env = {
         **os.environ,
         "PATH": f"{Path(sys.executable).parent}:{os.environ.get('PATH', '')}",  # nbgrader runs `alembic`
-        "DTLAB_NOTEBOOK_PROFILE": "ci",
     }
     run = subprocess.run(
         [sys.executable, "-m", "nbgrader", *args],
@@ -30,8 +41,72 @@ def nbgrader(course, *args):
         text=True,
         timeout=900,
     )
+    failed = {
+        line.split("student '")[1].split("'")[0]
+        for line in run.stderr.splitlines()
+        if "for student '" in line
+    }
+    assert failed == set(refused), run.stdout[-3000:] + run.stderr[-3000:]
+    assert run.returncode == (1 if refused else 0), run.stdout[-3000:] + run.stderr[-3000:]
+    return run
+
+
+def dtlab_grade(course):
+    command = [sys.executable, "-m", "graders", "nbgrader", "grade", str(course), "ch2", "--profile", "ci"]
+    run = subprocess.run(command + ["--deadline", "5"], capture_output=True, text=True, timeout=900)
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
     return run
+
+
+def output(text):
+    return {
+        "output_type": "execute_result",
+        "execution_count": 1,
+        "metadata": {},
+        "data": {"text/plain": text},
+    }
+
+
+EXPLOIT = (
+    "from graders import catalog\n"
+    "grader.points = lambda e: float(catalog.exercise(e).points)\n"  # the issue's one-line exploit
+    "grader.show = lambda e: print(e, 'full marks')\n"
+    "import sqlite3\n"
+    "sqlite3.connect('../../../gradebook.db').execute('update grade set auto_score = 99')\n"
+)
+
+
+def exploit(notebook: dict) -> dict:
+    """The edits nbgrader accepts: an added cell (the exploit) and forged outputs everywhere."""
+    cells = notebook["cells"]
+    cells.insert(
+        2, {"cell_type": "code", "metadata": {}, "execution_count": 1, "outputs": [], "source": EXPLOIT}
+    )
+    for cell in cells:
+        if cell["cell_type"] == "code":
+            cell["outputs"] = [output("20")]
+    return notebook
+
+
+def tamper(notebook: dict) -> dict:
+    """Edits nbgrader refuses (its autograde fails): task cells turned into graded cells, a bonus cell."""
+    for cell in notebook["cells"]:
+        meta = cell["metadata"].get("nbgrader", {})
+        if meta.get("task"):
+            points = str(meta["points"])
+            cell.update(cell_type="code", source=points, execution_count=1, outputs=[output(points)])
+            meta.update(task=False, grade=True, locked=False)
+    bonus = {"grade": True, "grade_id": "bonus", "points": 100, "locked": False, "solution": False}
+    notebook["cells"].append(
+        {
+            "cell_type": "code",
+            "metadata": {"nbgrader": {**bonus, "task": False, "schema_version": 3}},
+            "execution_count": 1,
+            "outputs": [output("100")],
+            "source": "100",
+        }
+    )
+    return notebook
 
 
 @pytest.fixture(scope="module")
@@ -45,46 +120,92 @@ def course(kit_root, tmp_path_factory):
     )
     assert run.returncode == 0, run.stdout + run.stderr
     nbgrader(course, "generate_assignment", "ch2")
-    for student in STUDENTS:
+    sources = {"alice": "alice", "dave": "dave", "mallory": None, "trudy": None, "stub": None}
+    for student, sample in sources.items():
         folder = course / "submitted" / student / "ch2"
         shutil.copytree(course / "release" / "ch2", folder)
-        for path in (kit_root / "fixtures/submissions/ch2" / student).glob("*.py"):
-            shutil.copyfile(path, folder / path.name)
+        if sample:
+            for path in (kit_root / "fixtures/submissions/ch2" / sample).glob("*.py"):
+                shutil.copyfile(path, folder / path.name)
         (folder / "timestamp.txt").write_text("2026-03-02 09:15:00.000000 UTC")
-    nbgrader(course, "autograde", "ch2")
-    return course
+    for student, edit in (("mallory", exploit), ("trudy", tamper)):
+        notebook = course / "submitted" / student / "ch2" / "ch2.ipynb"
+        notebook.write_text(json.dumps(edit(json.loads(notebook.read_text()))))
+    nbgrader(course, "autograde", "ch2", refused=["trudy"])
+    graded = dtlab_grade(course)
+    return course, graded.stdout
 
 
-def test_the_release_has_the_notebook_and_the_stub_files(course, kit_root):
-    released = course / "release" / "ch2"
-    assert (released / "ch2.ipynb").exists()
-    for module in CHAPTERS["ch2"].modules:
-        assert (released / f"{module}.py").read_text() == (
-            kit_root / "exercises/ch2" / f"{module}.py"
-        ).read_text()
-
-
-def test_scores_and_partial_credit_come_back_from_the_gradebook(course):
+def gradebook_scores(course):
     from nbgrader.api import Gradebook
 
     with Gradebook(f"sqlite:///{course / 'gradebook.db'}", "dtlab") as gb:
-        for student, expected in STUDENTS.items():
+        found = {}
+        for student in EXPECTED:
             submission = gb.find_submission("ch2", student)
-            assert submission.score == expected and submission.max_score == CHAPTERS["ch2"].points
             grades = {g.name: g.score for g in gb.find_submission_notebook("ch2", "ch2", student).grades}
-            assert set(grades) == {e.id.replace(".", "_") for e in CHAPTERS["ch2"].exercises}
-        dave = {g.name: g.score for g in gb.find_submission_notebook("ch2", "ch2", "dave").grades}
+            found[student] = (submission.score, submission.max_score, grades)
+    return found
+
+
+def test_scores_and_partial_credit_come_back_from_the_gradebook(course):
+    found = gradebook_scores(course[0])
+    for student, expected in EXPECTED.items():
+        score, max_score, grades = found[student]
+        assert (score, max_score) == (expected, CHAPTERS["ch2"].points), student
+        assert set(grades) == set(EXERCISES), student
+    dave = found["dave"][2]
     assert dave["ch2_ring_shift"] == 1 and dave["ch2_ring_all_reduce"] == 0
 
 
+def test_no_notebook_edit_changes_a_recorded_score(course):
+    found = gradebook_scores(course[0])
+    assert found["mallory"] == found["trudy"] == found["stub"]  # the same .py files: the same scores
+
+
+def test_autograde_alone_gives_nobody_points_and_never_runs_a_cell(kit_root, tmp_path):
+    run = subprocess.run(
+        [sys.executable, "-m", "graders", "nbgrader", "init", str(tmp_path), "--chapters", "ch2"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert run.returncode == 0, run.stderr
+    nbgrader(tmp_path, "generate_assignment", "ch2")
+    folder = tmp_path / "submitted" / "mallory" / "ch2"
+    shutil.copytree(tmp_path / "release" / "ch2", folder)
+    (folder / "ch2.ipynb").write_text(json.dumps(exploit(json.loads((folder / "ch2.ipynb").read_text()))))
+    nbgrader(tmp_path, "autograde", "ch2")
+    from nbgrader.api import Gradebook
+
+    with Gradebook(f"sqlite:///{tmp_path / 'gradebook.db'}", "dtlab") as gb:
+        submission = gb.find_submission("ch2", "mallory")
+        assert submission.score == 0 and submission.needs_manual_grade  # waiting for dtlab's scores
+    autograded = json.loads((tmp_path / "autograded" / "mallory" / "ch2" / "ch2.ipynb").read_text())
+    assert not any(cell.get("outputs") for cell in autograded["cells"])  # no cell ran
+
+
+def test_a_later_autograde_keeps_the_recorded_scores(course):
+    before = gradebook_scores(course[0])
+    nbgrader(course[0], "autograde", "ch2", "--force", refused=["trudy"])
+    assert gradebook_scores(course[0]) == before
+
+
 def test_the_students_files_were_graded_not_the_stubs(course, kit_root):
-    autograded = course / "autograded" / "alice" / "ch2"
+    autograded = course[0] / "autograded" / "alice" / "ch2"
     assert (autograded / "collectives.py").read_text() == (
         kit_root / "fixtures/submissions/ch2/alice/collectives.py"
     ).read_text()
 
 
 def test_generate_feedback_shows_the_graders_messages(course):
-    nbgrader(course, "generate_feedback", "ch2")
-    html = (course / "feedback" / "dave" / "ch2" / "ch2.html").read_text()
+    dtlab_grade(course[0])  # after the later autograde: the comments again (it resumes every student)
+    nbgrader(course[0], "generate_feedback", "ch2", "--force")
+    html = (course[0] / "feedback" / "dave" / "ch2" / "ch2.html").read_text()
     assert "ring_all_reduce" in html and "banned" in html
+
+
+def test_dtlabs_own_outputs_are_in_the_course(course):
+    out = course[0] / "dtlab" / "ch2"
+    assert (out / "grades.csv").exists() and (out / "feedback" / "alice.md").exists()
+    assert "5 student(s)" in course[1] and "nbgrader gradebook" in course[1]

@@ -3,9 +3,12 @@ integrity column, HTML feedback that escapes what students wrote, Gradescope's f
 
 import csv
 import json
+import os
+import re
+import stat
 
 from graders.grading import outputs
-from graders.grading.runner import StudentResult
+from graders.grading.result import StudentResult
 from graders.plugin.results import FAILED, PASSED, Gradebook
 
 
@@ -76,3 +79,69 @@ def test_files_for_a_class_with_a_roster(tmp_path):
     tree = next(t for t in gradescope["tests"] if t["name"].startswith("ch2.broadcast [tree]"))
     assert tree["status"] == "failed" and tree["score"] == 0 and "chunks" in tree["output"]
     assert "loads native code" in gradescope["output"]
+
+
+def test_late_compares_instants_and_is_empty_without_a_submission_time(tmp_path):
+    results = [result("an"), result("binh"), result("chi")]
+    results[0].timestamp = "2026-03-01T20:00:00+00:00"  # 03:00 the next day in Hanoi: 4 h late
+    results[1].timestamp = "2026-03-01T16:00:00+00:00"  # 23:00 in Hanoi: on time
+    results[2].timestamp = ""  # a folder copied by the teacher: no submission time
+    outputs.write_all(results, "ch2", tmp_path, duedate="2026-03-01T23:59:00+07:00")
+    with open(tmp_path / "grades_wide.csv", newline="") as fh:
+        late = {row["student_id"]: row["late"] for row in csv.DictReader(fh)}
+    assert late == {"an": "yes", "binh": "no", "chi": ""}
+
+
+HOSTILE = (
+    "expected 3\n```\n<img src=x onerror=alert(1)>\n[click](javascript:alert(1))\n\x1b[2J\x1b]0;pwned\x07"
+    "\u202eevil\r\n````"
+)
+
+
+def test_feedback_escapes_what_students_wrote_and_strips_control_characters(tmp_path):
+    hostile = result(
+        "an",
+        failed=[("ch2.broadcast", "tree", "wrong", HOSTILE)],
+        notes=["ignored <script>x</script>.py: a symbolic link", "[x](http://e.vil) ![i](x.png) | # h"],
+    )
+    hostile.error, hostile.error_kind = "<b>boom</b> \x1b[31m", "killed"
+    outputs.write_all([hostile], "ch2", tmp_path)
+    markdown = (tmp_path / "feedback" / "an.md").read_text()
+    page = (tmp_path / "feedback" / "an.html").read_text()
+    for text in (markdown, page, (tmp_path / "grades_wide.csv").read_text()):
+        assert not any(ch in text for ch in "\x1b\x07\u202e\r"), repr(text)
+    lines = markdown.splitlines()
+    fence = lines[lines.index("expected 3") - 1]
+    assert fence == "`````text"  # longer than any run of backticks in the message: it cannot be closed
+    block = markdown.split(fence, 1)[1].split("\n`````\n", 1)[0]
+    assert "<img src=x onerror=alert(1)>" in block  # literal text inside the block, not HTML
+    outside = markdown.replace(block, "")
+    assert not re.search(r"(?<!\\)[<\[\]]", outside)  # every <, [ and ] is escaped
+    assert "\\<script\\>" in markdown and "\\[x\\](http" in markdown and "\\| # h" in markdown
+    assert "<img" not in page and "&lt;img src=x" in page and "<script>" not in page
+    gradescope = json.loads((tmp_path / "gradescope" / "an" / "results.json").read_text())
+    assert "\x1b" not in json.dumps(gradescope, ensure_ascii=False)
+
+
+def test_a_grader_error_always_says_what_failed(tmp_path):
+    silent = result("an", failed=[("ch2.broadcast", "tree", "internal", "")])
+    outputs.write_all([silent], "ch2", tmp_path)
+    markdown = (tmp_path / "feedback" / "an.md").read_text()
+    assert "grader error" in markdown and "without saying why" in markdown
+    gradescope = json.loads((tmp_path / "gradescope" / "an" / "results.json").read_text())
+    tree = next(t for t in gradescope["tests"] if t["name"].startswith("ch2.broadcast [tree]"))
+    assert "without saying why" in tree["output"]
+
+
+def test_outputs_are_readable_by_the_teachers_group(tmp_path):
+    old = os.umask(0o077)  # even a private umask leaves the group able to read
+    try:
+        outputs.write_all([result("an")], "ch2", tmp_path / "out")
+    finally:
+        os.umask(old)
+    out = tmp_path / "out"
+    for path in [out / "grades.csv", out / "grades_wide.csv", out / "feedback" / "an.md", out / "feedback"]:
+        mode = stat.S_IMODE(path.stat().st_mode)
+        assert mode & 0o040 and not mode & 0o004, (path, oct(mode))
+        assert path.stat().st_gid == out.stat().st_gid
+    assert stat.S_IMODE((out / "gradescope" / "an").stat().st_mode) & 0o050 == 0o050

@@ -2,8 +2,11 @@
 
 import json
 import os
+import re
+import shutil
 import subprocess
 import sys
+import sysconfig
 import zipfile
 
 import pytest
@@ -39,6 +42,19 @@ def test_no_solution_line_appears_anywhere_in_the_release(released, kit_root):
                 assert len(line) < release.MIN_IDENTIFYING, line
     assert checked > 50
     assert release.find_leaks(released) == []
+
+
+def test_the_release_says_only_that_hidden_tests_exist(released, kit_root):
+    texts = "\n".join(p.read_text(errors="replace") for p in released.rglob("*") if p.is_file())
+    hidden = kit_root / "hidden"
+    secrets = [
+        m for path in hidden.rglob("test_*.py") for m in re.findall(r"def (test_\w+)", path.read_text())
+    ]
+    secrets += [path.name for path in (hidden / "fixtures").glob("*/*")]  # the samples they catch
+    assert secrets and not [name for name in secrets if name in texts]
+    docs = "\n".join(p.read_text() for p in released.rglob("*.md")).lower()
+    assert not [word for word in ("bitwise", "30 000", "30000", "30_000") if word in docs]
+    assert "hidden graders" in docs  # that they exist is no secret
 
 
 def test_teacher_only_parts_are_left_out(released):
@@ -92,8 +108,9 @@ def test_a_release_is_never_written_over_an_existing_folder(tmp_path):
     assert run.returncode == 2 and (tmp_path / "keep.txt").read_text() == "mine"
 
 
-def test_gradescope_autograder_zip_runs_the_same_graders(kit_root, tmp_path):
-    archive = tmp_path / "autograder.zip"
+@pytest.fixture(scope="module")
+def autograder_zip(tmp_path_factory):
+    archive = tmp_path_factory.mktemp("gradescope") / "autograder.zip"
     run = subprocess.run(
         [sys.executable, "-m", "graders", "gradescope", "build", "--chapter", "ch2", "--out", str(archive)],
         capture_output=True,
@@ -101,32 +118,69 @@ def test_gradescope_autograder_zip_runs_the_same_graders(kit_root, tmp_path):
         timeout=120,
     )
     assert run.returncode == 0, run.stdout + run.stderr
-    root = tmp_path / "autograder"
-    source = root / "source"
+    return archive
+
+
+def gradescope_image(archive, root):
+    """``root`` laid out as Gradescope lays out ``/autograder`` (its documented layout).
+
+    The zip's contents go to ``source/``; ``run_autograder`` is copied to the root and run from
+    there. Its Python is a virtual environment where, as after a plain ``pip install ./kit``,
+    the ``graders`` package sits in site-packages without any test file (torch, pytest and
+    hypothesis come from this test's environment).
+    """
     with zipfile.ZipFile(archive) as zf:
+        zf.extractall(root / "source")
+    for name in ("setup.sh", "run_autograder"):
+        os.chmod(root / "source" / name, 0o755)  # the zip records the mode; extractall drops it
+    shutil.copyfile(root / "source" / "run_autograder", root / "run_autograder")
+    os.chmod(root / "run_autograder", 0o755)
+    subprocess.run(
+        [sys.executable, "-m", "venv", "--without-pip", str(root / "venv")], check=True, timeout=120
+    )
+    (site_packages,) = (root / "venv" / "lib").glob("python3*/site-packages")
+    shutil.copytree(root / "source" / "kit" / "graders", site_packages / "graders")
+    here = sysconfig.get_paths()["purelib"]
+    (site_packages / "test-environment.pth").write_text(f"import site; site.addsitedir({here!r})\n")
+    (root / "submission").mkdir()
+
+
+def run_autograder(root):
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DTLAB_", "PYTHON"))}
+    env.update(DTLAB_AUTOGRADER_ROOT=str(root), DTLAB_GRADESCOPE_PROFILE="ci")
+    run = subprocess.run(
+        [str(root / "run_autograder")], cwd=root, env=env, capture_output=True, text=True, timeout=600
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    return json.loads((root / "results" / "results.json").read_text()), run.stdout
+
+
+def test_the_zip_has_gradescopes_layout_and_no_answer(autograder_zip, tmp_path):
+    with zipfile.ZipFile(autograder_zip) as zf:
         names = zf.namelist()
-        zf.extractall(source)
-    assert {"setup.sh", "run_autograder", "dtlab.json"} <= set(names)
+        modes = {info.filename: info.external_attr >> 16 for info in zf.infolist()}
+        zf.extractall(tmp_path)
+    assert {"setup.sh", "run_autograder", "dtlab.json"} <= set(names)  # at the zip's root
+    assert modes["run_autograder"] & 0o111 and modes["setup.sh"] & 0o111
     assert any(n.startswith("kit/hidden/ch2/test_") for n in names)  # hidden graders travel with it
     assert not any(
         n.startswith(("kit/solutions", "kit/fixtures/submissions", "kit/fixtures/mutants")) for n in names
     )
-    assert release.find_leaks(source) == []
-    (root / "submission").mkdir()
+    assert release.find_leaks(tmp_path) == []
+    setup = (tmp_path / "setup.sh").read_text()
+    assert subprocess.run(["bash", "-n", str(tmp_path / "setup.sh")]).returncode == 0
+    assert 'pip" install --quiet -e "$ROOT/source/kit"' in setup  # in place: one copy of the graders
+
+
+def test_the_zip_grades_a_submission_in_gradescopes_layout(autograder_zip, kit_root, tmp_path):
+    root = tmp_path / "autograder"
+    gradescope_image(autograder_zip, root)
     for path in (kit_root / "fixtures/submissions/ch2/dave").iterdir():
         (root / "submission" / path.name).write_bytes(path.read_bytes())
-    env = {
-        **os.environ,
-        "DTLAB_AUTOGRADER_ROOT": str(root),
-        "DTLAB_PYTHON": sys.executable,
-        "DTLAB_GRADESCOPE_PROFILE": "ci",
-    }
-    run = subprocess.run(
-        ["bash", str(source / "run_autograder")], env=env, capture_output=True, text=True, timeout=300
-    )
-    assert run.returncode == 0, run.stdout + run.stderr
-    results = json.loads((root / "results" / "results.json").read_text())
-    assert results["score"] == 1.0  # Dave: ring_shift right, a banned all_reduce, the rest not started
+    results, stdout = run_autograder(root)
+    assert results["score"] == 1.0, (
+        stdout
+    )  # Dave: ring_shift right, a banned all_reduce, the rest not started
     tests = {t["name"].split(" ·")[0]: t for t in results["tests"]}
     assert set(tests) == {f"{e.id} [{p}]" for e in CHAPTERS["ch2"].exercises for p in e.parts}
     for test in results["tests"]:
@@ -134,3 +188,12 @@ def test_gradescope_autograder_zip_runs_the_same_graders(kit_root, tmp_path):
     assert tests["ch2.ring_shift [result]"]["status"] == "passed"
     assert tests["ch2.ring_all_reduce [result]"]["score"] == 0
     assert "banned" in results["output"]
+
+
+def test_the_autograder_says_what_failed_when_it_cannot_grade(autograder_zip, tmp_path):
+    root = tmp_path / "autograder"
+    gradescope_image(autograder_zip, root)
+    shutil.rmtree(root / "source" / "kit" / "exercises" / "ch2")  # an incomplete zip
+    results, _ = run_autograder(root)
+    assert results["score"] == 0.0 and results["tests"] == []
+    assert "no graders for ch2" in results["output"]

@@ -1,7 +1,8 @@
 """The sandbox's parts on their own, without root: cgroups on fake v1 and v2 hierarchies built in a
-temporary folder, the process tree on a fake ``/proc`` and on real ``sleep`` processes, rlimits in a
-forked child, and the isolation probe's answer. (The confinement itself, which needs root, is
-exercised end to end by tests/test_adversarial.py.)
+temporary folder, the process tree on a fake ``/proc`` and on real ``sleep`` processes, the reaping
+of what killed batches leave, rlimits in a forked child, the program loaders the root hides, and
+the isolation probe's answer. (The confinement itself, which needs root, is exercised end to end
+by tests/test_adversarial.py.)
 """
 
 import errno
@@ -9,28 +10,38 @@ import json
 import os
 import resource
 import shutil
+import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 import pytest
 
+from graders import config
 from graders.grading import sandbox
-from graders.grading.sandbox import cgroup, confine, process_tree, rlimits
+from graders.grading.sandbox import cgroup, process_tree, rlimits, root, stale
 from graders.grading.sandbox.cgroup import Cgroup, Hierarchy
 
 MIB = 1024 * 1024
 DEAD, LIVE = 999_001, 999_002  # batch pids, alive or not according to the fake /proc
 
 
+def _alive(pid: int) -> bool:
+    try:
+        return process_tree.stat_fields(Path(f"/proc/{pid}"))[0] != "Z"
+    except (OSError, ValueError):
+        return False
+
+
 @pytest.fixture(autouse=True)
 def kernel_rmdir(monkeypatch):
-    """A fake cgroup folder is removed as the kernel would: refused while it has members."""
+    """A fake cgroup folder is removed as the kernel would: refused while it has live members."""
 
     def remove(path: Path) -> None:
         procs = path / "cgroup.procs"
-        if procs.exists() and procs.read_text().strip():
+        if procs.exists() and any(_alive(int(p)) for p in procs.read_text().split()):
             raise OSError(errno.EBUSY, "busy", str(path))
         shutil.rmtree(path)
 
@@ -159,7 +170,7 @@ def test_events_say_which_ceiling_was_reached(tmp_path):
 
 
 @pytest.mark.parametrize("version", ["v2", "v1"])
-def test_only_the_empty_cgroups_of_gone_batches_are_removed(tmp_path, version):
+def test_what_a_dead_batch_left_is_killed_and_removed_and_nothing_of_a_live_one(tmp_path, version):
     hierarchy = fake_hierarchy(tmp_path, version)
 
     def made(name: str, members: str = "") -> Cgroup:
@@ -168,16 +179,52 @@ def test_only_the_empty_cgroups_of_gone_batches_are_removed(tmp_path, version):
             Path(path).write_text(members)
         return group
 
-    gone = made(f"dtlab-{DEAD}-alice")
-    kept = [
-        made(f"dtlab-{DEAD}-bob", members="4242\n"),
-        made(f"dtlab-{LIVE}-carol"),  # a running batch's
-        made("dtlab-probe-17"),
-        made(f"other-{DEAD}-dave"),
-    ]
-    cgroup.remove_stale_cgroups(hierarchy=hierarchy)
-    assert not any(path.exists() for path in gone.dirs.values())
+    leftover = started_sleep()  # graded code that outlived its batch (killed with -9)
+    try:
+        gone = [made(f"dtlab-{DEAD}-alice"), made(f"dtlab-{DEAD}-bob", members=f"{leftover.pid}\n")]
+        kept = [
+            made(f"dtlab-{LIVE}-carol", members=f"{os.getpid()}\n"),  # a running batch's
+            made("dtlab-probe-17"),
+            made(f"other-{DEAD}-dave"),
+        ]
+        folders = tmp_path / "tmp"
+        for name in (f"dtlab-grade-{DEAD}-x1", f"dtlab-grade-{LIVE}-x2", "dtlab-grade-x3", "unrelated"):
+            (folders / name / "alice").mkdir(parents=True)
+        removed = stale.reap_stale(hierarchy, tmp=folders, wait_s=0.2)
+        assert leftover.wait(timeout=5) == -signal.SIGKILL
+    finally:
+        leftover.kill()
+        leftover.wait()
+    assert not any(path.exists() for group in gone for path in group.dirs.values())
     assert all(path.exists() for group in kept for path in group.dirs.values())
+    assert sorted(p.name for p in folders.iterdir()) == [
+        f"dtlab-grade-{LIVE}-x2",
+        "dtlab-grade-x3",
+        "unrelated",
+    ]
+    assert str(folders / f"dtlab-grade-{DEAD}-x1") in removed
+
+
+def test_a_leftover_working_in_a_dead_batchs_folder_is_killed_without_cgroups(tmp_path):
+    """On a machine without cgroups a leftover is found by its working folder (and its uid)."""
+    finished = subprocess.Popen(["true"])
+    finished.wait()  # its pid names a batch that is gone
+    folder = Path(tempfile.mkdtemp(prefix=f"dtlab-grade-{finished.pid}-"))
+    os.chmod(folder, 0o755)
+    (folder / "world").mkdir(mode=0o777)
+    user = config.sandbox_uid() + 3 if os.geteuid() == 0 else None  # a job's uid, as the sandbox runs it
+    leftover = subprocess.Popen(["sleep", "30"], cwd=folder / "world", user=user)
+    bystander = subprocess.Popen(["sleep", "30"], cwd=tmp_path)
+    try:
+        hierarchy = Hierarchy(mount=tmp_path / "no-cgroups", self_cgroup=tmp_path / "none")
+        stale.reap_stale(hierarchy, wait_s=0.1)
+        assert leftover.wait(timeout=5) == -signal.SIGKILL
+        assert bystander.poll() is None and not folder.exists()
+    finally:
+        for process in (leftover, bystander):
+            process.kill()
+            process.wait()
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 # -- the process tree ----------------------------------------------------------------------------
@@ -300,12 +347,19 @@ def test_rlimits_in_a_forked_child():
 
 
 def test_system_binds_are_read_only_and_never_nested():
-    binds = confine.system_binds()
+    binds = root.system_binds()
     paths = [path for path, _ in binds]
     assert paths == sorted(paths) and not any(writable for _, writable in binds)
     assert not any(a != b and b.startswith(a + "/") for a in paths for b in paths)
     package = os.path.realpath(os.path.dirname(sandbox.__file__))
     assert any(package.startswith(path + "/") for path in paths)  # the graders package, below a bind
+
+
+def test_the_program_loader_is_found_to_be_hidden():
+    loader = root.program_loader()
+    assert loader and os.path.basename(loader).startswith("ld-")  # this Python's ELF interpreter
+    assert os.path.realpath(loader) in root.program_loaders()
+    assert root.program_loader(__file__) is None  # not an ELF program
 
 
 def test_isolation_describes_its_layers_and_round_trips():

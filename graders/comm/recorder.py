@@ -140,7 +140,10 @@ class Recorder:
     def set_status(self, text: str) -> None:
         if self.status_fd is not None:
             data = text.encode("utf-8", "replace")[:1000]
-            os.pwrite(self.status_fd, data.ljust(1024, b" "), 0)
+            try:
+                os.pwrite(self.status_fd, data.ljust(1024, b" "), 0)
+            except OSError:  # a full disk: the board is diagnostic only and must not end the rank
+                pass
 
     # -- wrapping --------------------------------------------------------------------------
     def _unwrap(self, fn):

@@ -26,8 +26,9 @@ from graders import catalog
 from graders.grading import runner, sandbox
 from graders.grading.intake import Staged
 from graders.grading.outputs import failure_kinds
-from graders.grading.runner import Settings, StudentResult
+from graders.grading.result import Settings, StudentResult
 from graders.grading.store import ResultStore
+from graders.grading.text import one_line
 
 
 @dataclass
@@ -58,7 +59,7 @@ class Progress:
             left = self.total - self.done
             eta = f" · eta {_clock(elapsed / max(1, self.done) * left)}" if left and not resumed else ""
             earned, possible = result.book.total
-            why = f" · {result.error.splitlines()[0][:70]}" if result.error else ""
+            why = f" · {one_line(result.error.splitlines()[0])[:70]}" if result.error else ""
             how = "resumed" if resumed else f"{result.seconds:5.1f} s"
             self.stream.write(
                 f"[{'#' * filled}{'.' * (width - filled)}] {self.done:>3}/{self.total} "
@@ -123,9 +124,8 @@ class LocalGrader:
         from graders.grading.warm import WarmServer
 
         sandbox.require_safe(sandbox.detect())
-        sandbox.remove_stale_cgroups()
-        _remove_stale_work_folders()
-        self.base = Path(tempfile.mkdtemp(prefix=f"dtlab-grade-{os.getpid()}-"))
+        sandbox.reap_stale()  # what killed batches left: processes, cgroups, work folders
+        self.base = Path(tempfile.mkdtemp(prefix=f"{sandbox.FOLDER_PREFIX}{os.getpid()}-"))
         os.chmod(self.base, 0o755)
         self.server = WarmServer(str(self.base))
         self.server.start()  # once, before the first submission: its start is no submission's time
@@ -143,14 +143,6 @@ class LocalGrader:
     def close(self) -> None:
         self.server.close()
         shutil.rmtree(self.base, ignore_errors=True)
-
-
-def _remove_stale_work_folders() -> None:
-    """Work folders of batches that were killed (``dtlab-grade-<pid>-*`` whose pid is gone)."""
-    for path in Path(tempfile.gettempdir()).glob("dtlab-grade-*-*"):
-        owner = path.name.split("-")[2]
-        if owner.isdigit() and not os.path.exists(f"/proc/{owner}"):
-            shutil.rmtree(path, ignore_errors=True)
 
 
 def _grade_locally(todo: list[Staged], settings: Settings, jobs: int, finished) -> None:
@@ -274,7 +266,7 @@ def summary(outcome: BatchOutcome, chapter: str) -> str:
         lines.append("failures by kind: " + ", ".join(f"{k} {n}" for k, n in kinds.most_common()))
     stopped = [r for r in results if r.error]
     for result in stopped:
-        lines.append(f"  {result.student_id}: {result.error_kind}: {result.error.splitlines()[0]}")
+        lines.append(f"  {result.student_id}: {result.error_kind}: {one_line(result.error.splitlines()[0])}")
     lines.append("")
     lines.append(f"isolation: {outcome.isolation}")
     return "\n".join(lines)

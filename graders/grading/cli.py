@@ -1,4 +1,6 @@
-"""``dtlab grade`` (a class's submissions), ``dtlab demo`` (the bundled samples of chapter 2)."""
+"""The teacher's commands: ``dtlab grade`` (a class's submissions), ``dtlab release``, ``dtlab
+gradescope build``, ``dtlab nbgrader init`` / ``grade``, ``dtlab demo`` (the bundled samples of
+chapter 2)."""
 
 from __future__ import annotations
 
@@ -11,23 +13,36 @@ from graders.impl import KIT_ROOT
 
 
 def _grade(args: argparse.Namespace) -> int:
-    from graders.grading import batch, intake, outputs, sandbox
-    from graders.grading.runner import Settings
+    outcome = _grade_class(args)
+    return outcome if isinstance(outcome, int) else 0
+
+
+def _grade_class(args: argparse.Namespace):
+    """Grade ``args.submissions`` and write the teacher's files; the outcome, or an exit status."""
+    from graders.grading import batch, intake, outputs, sandbox, timestamps
+    from graders.grading.result import Settings
 
     if args.chapter not in catalog.CHAPTERS:
         print(f"unknown chapter {args.chapter}; choose from {', '.join(catalog.CHAPTERS)}", file=sys.stderr)
         return 2
     try:
-        staged = intake.discover(Path(args.submissions), args.chapter, args.assignment)
+        duedate = timestamps.parse(args.duedate).isoformat() if args.duedate else ""
+        collection = intake.discover(
+            Path(args.submissions), args.chapter, args.assignment, mtimes=args.timestamps_from_mtime
+        )
         roster = outputs.read_roster(Path(args.roster)) if args.roster else {}
     except (FileNotFoundError, ValueError) as exc:
-        print(exc, file=sys.stderr)
+        print(f"dtlab grade: {exc}", file=sys.stderr)
         return 2
+    staged = collection.staged
+    for skipped in collection.skipped:
+        print(f"not graded: {skipped}", file=sys.stderr)
     limits = sandbox.Limits(
         wall_s=args.timeout,
         memory_mb=args.memory_mb,
         process_memory_mb=max(512, min(3072, args.memory_mb // 2)),
         pids=args.pids,
+        disk_mb=args.disk_mb,
     )
     settings = Settings(args.chapter, args.profile, args.deadline, limits)
     out = Path(args.out)
@@ -60,7 +75,7 @@ def _grade(args: argparse.Namespace) -> int:
         args.chapter,
         out,
         assignment=args.assignment,
-        duedate=args.duedate,
+        duedate=duedate,
         roster=roster,
         lang=args.lang,
     )
@@ -71,6 +86,32 @@ def _grade(args: argparse.Namespace) -> int:
     print(
         f"\n→ {out / 'grades.csv'} (nbgrader columns), {out / 'grades_wide.csv'}, "
         f"{out / 'feedback'}/ (.md, .html), {out / 'gradescope'}/<student>/results.json"
+    )
+    return outcome
+
+
+def _nbgrader_grade(args: argparse.Namespace) -> int:
+    """``dtlab grade`` of the course's ``submitted/``, then the scores into nbgrader's gradebook."""
+    from graders.grading import nbgrader_gradebook
+
+    course = Path(args.course_dir)
+    args.submissions = str(course)
+    args.chapter = args.chapter or args.assignment
+    args.out = args.out or str(course / "dtlab" / args.assignment)
+    outcome = _grade_class(args)
+    if isinstance(outcome, int):
+        return outcome
+    db_url = args.db or nbgrader_gradebook.default_db_url(course)
+    try:
+        recorded = nbgrader_gradebook.record(
+            outcome.results, args.chapter, args.assignment, db_url, args.course_id, args.lang
+        )
+    except nbgrader_gradebook.GradebookMismatch as exc:
+        print(f"dtlab nbgrader grade: {exc}", file=sys.stderr)
+        return 2
+    print(
+        f"→ nbgrader gradebook {db_url}: the scores and comments of {len(recorded)} submission(s) of "
+        f"{args.assignment}"
     )
     return 0
 
@@ -141,7 +182,7 @@ def _nbgrader_init(args: argparse.Namespace) -> int:
     return 0
 
 
-def _common(parser: argparse.ArgumentParser, out_default: str) -> None:
+def _common(parser: argparse.ArgumentParser, out_default: str | None) -> None:
     parser.add_argument("--out", default=out_default, help="folder for the gradebooks, feedback and results")
     parser.add_argument("--jobs", type=int, default=2, help="submissions graded at once (default 2)")
     parser.add_argument("--profile", default="grading", choices=("grading", "student", "ci"))
@@ -151,9 +192,19 @@ def _common(parser: argparse.ArgumentParser, out_default: str) -> None:
     parser.add_argument(
         "--pids", type=int, default=512, help="ceiling on processes and threads per submission"
     )
+    parser.add_argument(
+        "--disk-mb", type=int, default=512, help="size of each submission's work area, /tmp included (MB)"
+    )
     parser.add_argument("--roster", default=None, help="CSV with id, first_name, last_name, email")
     parser.add_argument("--assignment", default=None, help="assignment name (default: the chapter)")
-    parser.add_argument("--duedate", default="", help="due date for grades.csv (ISO 8601)")
+    parser.add_argument(
+        "--duedate", default="", help="due date, ISO 8601 with its time zone (2026-03-01T23:59:00+07:00)"
+    )
+    parser.add_argument(
+        "--timestamps-from-mtime",
+        action="store_true",
+        help="folders and zips: take the files' modification times as submission times (for `late`)",
+    )
     parser.add_argument("--executor", default="local", choices=("local", "dask"))
     parser.add_argument("--scheduler", default=None, help="Dask scheduler address (with --executor dask)")
     parser.add_argument("--force", action="store_true", help="regrade students that already have a result")
@@ -195,6 +246,22 @@ def add_commands(sub) -> None:
     nb_init.add_argument("course_dir")
     nb_init.add_argument("--chapters", nargs="*", default=None, help="default: every chapter")
     nb_init.set_defaults(func=_nbgrader_init)
+    nb_grade = nb_sub.add_parser(
+        "grade",
+        help="grade the collected .py files in the sandbox and write the scores into nbgrader's gradebook",
+        description="Run after `nbgrader collect` and `nbgrader autograde` (which runs no notebook cell): "
+        "grades COURSE_DIR/submitted/*/ASSIGNMENT like `dtlab grade` and writes each exercise's score "
+        "and feedback into the gradebook through nbgrader's API. No notebook edit can change a score.",
+    )
+    nb_grade.add_argument("course_dir")
+    nb_grade.add_argument("assignment")
+    nb_grade.add_argument("--chapter", default=None, help="the kit's chapter (default: the assignment)")
+    nb_grade.add_argument(
+        "--db", default=None, help="gradebook URL (default: sqlite:///COURSE_DIR/gradebook.db)"
+    )
+    nb_grade.add_argument("--course-id", default="dtlab", help="nbgrader's course id (default: dtlab)")
+    _common(nb_grade, None)
+    nb_grade.set_defaults(func=_nbgrader_grade)
 
     demo = sub.add_parser("demo", help="grade the bundled sample submissions of chapter 2")
     _common(demo, "out/demo")

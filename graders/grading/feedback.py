@@ -1,6 +1,10 @@
 """Per-student feedback, in Markdown and in HTML: what passed, what failed with its minimal
 example and hint, why grading stopped (if it did), what was left out of the submission, and the
 integrity notes (static-scan flags, banned calls, run-time tampering) for the teacher's review.
+
+Everything in it may quote the submission, so every piece of text goes through
+:mod:`graders.grading.text`: control characters are stripped, Markdown is escaped (a message
+is a fenced block no line of it can close) and HTML is escaped.
 """
 
 from __future__ import annotations
@@ -8,8 +12,12 @@ from __future__ import annotations
 import base64
 import html
 from pathlib import Path
+from urllib.parse import quote
 
 from graders import catalog
+from graders.errors import FailureKind
+from graders.grading.files import make_dirs, write_atomic
+from graders.grading.text import clean, md_code, md_inline, one_line
 from graders.i18n import t
 from graders.plugin.results import PASSED
 
@@ -43,7 +51,7 @@ def blocks(result, chapter: str, lang: str = "en") -> list[tuple]:
         for part in failed:
             kind = t("kind:" + part.kind, lang) if part.kind else t(part.status, lang)
             doc.append(("strong", f"{part.part} ({part.points}/{part.max_points}): {kind}"))
-            doc.append(("code", part.message.strip() or t(part.status, lang)))
+            doc.append(("code", part_message(part, lang)))
             doc += [("image", part.part, figure) for figure in part.figures]
     if result.notes:
         doc += [("h2", t("notes", lang)), ("list", list(result.notes))]
@@ -51,6 +59,40 @@ def blocks(result, chapter: str, lang: str = "en") -> list[tuple]:
     if flags:
         doc += [("h2", t("integrity", lang)), ("list", flags)]
     return doc
+
+
+def exercise_text(result, exercise_id: str, lang: str = "en") -> str:
+    """One exercise's feedback as plain text: its points and status, then why each part failed."""
+    entry = catalog.exercise(exercise_id)
+    row = next((r for r in result.book.rows() if r.exercise == exercise_id), None)
+    if row is None:
+        return clean(f"{exercise_id} · {entry.title}: not graded")
+    lines = [f"{exercise_id} · {entry.title}: {row.points}/{row.max_points} · {t(row.status, lang)}"]
+    if row.status != "not started":
+        lines += [f"\n[{p.part}] {part_message(p, lang)}" for p in row.parts if p.status != PASSED]
+    return clean("\n".join(lines))
+
+
+def part_message(part, lang: str = "en") -> str:
+    """Why a part failed, never empty: a grader error without a message says so."""
+    message = part.message.strip()
+    if message:
+        return message
+    if part.kind == FailureKind.INTERNAL:
+        return t("internal without message", lang)
+    return t(part.kind and "kind:" + part.kind or part.status, lang)
+
+
+def summary_lines(result) -> list[str]:
+    """What concerns the whole submission: why grading stopped, the intake notes, the integrity flags."""
+    lines = []
+    if result.error:
+        lines.append("grading stopped early: " + result.error.splitlines()[0])
+    lines += result.notes
+    flags = integrity_flags(result)
+    if flags:
+        lines += ["integrity notes (reviewed by the teacher):", *flags]
+    return [clean(line) for line in lines]
 
 
 def integrity_flags(result) -> list[str]:
@@ -68,23 +110,23 @@ def markdown(result, chapter: str, lang: str = "en") -> str:
     for block in blocks(result, chapter, lang):
         kind = block[0]
         if kind == "h1":
-            lines += [f"# {block[1]}", ""]
+            lines += [f"# {md_inline(block[1])}", ""]
         elif kind == "h2":
-            lines += ["", f"## {block[1]}", ""]
+            lines += ["", f"## {md_inline(block[1])}", ""]
         elif kind == "strong":
-            lines += [f"**{block[1]}**", ""]
+            lines += [f"**{md_inline(block[1])}**", ""]
         elif kind == "quote":
-            lines += ["", f"> {block[1]}", ""]
+            lines += ["", f"> {md_inline(block[1])}", ""]
         elif kind == "code":
-            lines += ["```text", block[1], "```", ""]
+            lines += [*md_code(block[1]), ""]
         elif kind == "list":
-            lines += [f"- {item}" for item in block[1]] + [""]
+            lines += [f"- {md_inline(item)}" for item in block[1]] + [""]
         elif kind == "image":
-            lines += [f"![{block[1]}]({block[2]})", ""]
+            lines += [f"![{md_inline(block[1])}]({quote(block[2])})", ""]
         elif kind == "table":
             header, rows = block[1], block[2]
-            lines += [f"| {' | '.join(header)} |", "|" + "---|" * len(header)]
-            lines += [f"| {' | '.join(row)} |" for row in rows] + [""]
+            lines += [f"| {' | '.join(map(md_inline, header))} |", "|" + "---|" * len(header)]
+            lines += [f"| {' | '.join(map(md_inline, row))} |" for row in rows] + [""]
     while lines and not lines[-1]:
         lines.pop()
     return "\n".join(lines) + "\n"
@@ -98,13 +140,15 @@ _STYLE = (
 
 
 def html_page(result, chapter: str, lang: str = "en") -> str:
-    e = html.escape
+    def e(text: object) -> str:
+        return html.escape(clean(text))
+
     body: list[str] = []
     title = ""
     for block in blocks(result, chapter, lang):
         kind = block[0]
         if kind == "h1":
-            title = block[1]
+            title = one_line(block[1])
             body.append(f"<h1>{e(block[1])}</h1>")
         elif kind == "h2":
             body.append(f"<h2>{e(block[1])}</h2>")
@@ -134,12 +178,12 @@ def write_figures(result, feedback_dir: Path) -> None:
     if not result.figures:
         return
     folder = f"{result.student_id}-figures"
-    (feedback_dir / folder).mkdir(parents=True, exist_ok=True)
+    make_dirs(feedback_dir / folder)
     for part in result.book.parts.values():
         moved = []
         for name in part.figures:
             if name in result.figures:
                 target = f"{folder}/{Path(name).name}"
-                (feedback_dir / target).write_bytes(base64.b64decode(result.figures[name]))
+                write_atomic(feedback_dir / target, base64.b64decode(result.figures[name]))
                 moved.append(target)
         part.figures = moved

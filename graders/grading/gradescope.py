@@ -1,11 +1,20 @@
 """Gradescope: the autograder zip (``dtlab gradescope build``) and what it runs.
 
-The zip holds ``setup.sh`` (Gradescope runs it once to build the image: Python, torch, the kit),
-``run_autograder`` (run for every submission), ``dtlab.json`` (chapter and profile) and
-``kit/``: the student release plus the hidden graders, never the solutions. ``run_autograder``
-grades ``/autograder/submission`` with the same sandboxed runner as ``dtlab grade`` and writes
-``/autograder/results/results.json``. ``DTLAB_AUTOGRADER_ROOT`` (instead of ``/autograder``)
-and ``DTLAB_PYTHON`` let it run anywhere, which is how the kit tests it.
+The zip follows Gradescope's documented layout. At its root: ``setup.sh`` (run once, as root,
+to build the image: Python, torch, the kit) and ``run_autograder`` (run for every submission),
+next to ``dtlab.json`` (chapter and profile) and ``kit/`` (the student release plus the hidden
+graders, never the solutions). Gradescope unpacks the zip into ``/autograder/source``, *copies*
+``run_autograder`` to ``/autograder/run_autograder`` and runs that copy from ``/autograder``,
+with the student's files in ``/autograder/submission``; it reads
+``/autograder/results/results.json``. So ``run_autograder`` never looks next to itself: it finds
+the kit and ``dtlab.json`` in ``/autograder/source``, and passes the kit's folder explicitly, so
+the test files always come from there, whichever copy of the ``graders`` package Python imports.
+``setup.sh`` installs the kit in place (editable), so that there is only that one copy.
+
+``run_autograder`` grades with the same sandboxed runner as ``dtlab grade``; Gradescope always
+gets a ``results.json``, which says what failed when grading could not happen.
+``DTLAB_AUTOGRADER_ROOT`` (instead of ``/autograder``) and ``DTLAB_PYTHON`` let it run anywhere,
+which is how the kit tests it, in that layout.
 """
 
 from __future__ import annotations
@@ -26,26 +35,36 @@ from graders.authoring import release
 from graders.impl import KIT_ROOT
 
 SETUP_SH = """#!/usr/bin/env bash
-# Gradescope runs this once, as root, when it builds the autograder image.
-# Set DTLAB_TORCH_INDEX to a package index with CPU wheels of torch if the default one has none.
+# Gradescope runs this once, as root, when it builds the autograder image; the zip's contents are
+# in /autograder/source. Set DTLAB_TORCH_INDEX to a package index with CPU wheels of torch if the
+# default one has none.
 set -euo pipefail
-cd "$(dirname "$0")"
+ROOT="${DTLAB_AUTOGRADER_ROOT:-/autograder}"
 if ! command -v python3.11 >/dev/null; then
   apt-get update -qq && apt-get install -y -qq python3.11 python3.11-venv >/dev/null
 fi
-python3.11 -m venv /autograder/venv
-/autograder/venv/bin/pip install --quiet ${DTLAB_TORCH_INDEX:+--index-url "$DTLAB_TORCH_INDEX"} torch==2.13.0
-/autograder/venv/bin/pip install --quiet ./kit
+python3.11 -m venv "$ROOT/venv"
+"$ROOT/venv/bin/pip" install --quiet ${DTLAB_TORCH_INDEX:+--index-url "$DTLAB_TORCH_INDEX"} torch==2.13.0
+# In place: the graders Python imports are the ones next to their test files in source/kit.
+"$ROOT/venv/bin/pip" install --quiet -e "$ROOT/source/kit"
 """
 
 RUN_AUTOGRADER = """#!/usr/bin/env bash
-# Gradescope runs this for every submission: grade /autograder/submission, write results.json.
+# Gradescope copies this file to /autograder/run_autograder and runs the copy from /autograder for
+# every submission: grade /autograder/submission with the kit in /autograder/source, write
+# /autograder/results/results.json (always: it says what failed when grading could not happen).
 set -uo pipefail
 ROOT="${DTLAB_AUTOGRADER_ROOT:-/autograder}"
+SOURCE="$ROOT/source"
 PY="${DTLAB_PYTHON:-$ROOT/venv/bin/python}"
-HERE="$(cd "$(dirname "$0")" && pwd)"
-export PYTHONPATH="$HERE/kit"
-exec "$PY" -P -m graders.grading.gradescope --root "$ROOT" --config "$HERE/dtlab.json"
+export PYTHONPATH="$SOURCE/kit"
+rm -f "$ROOT/results/results.json"
+"$PY" -P -m graders.grading.gradescope --root "$ROOT" --source "$SOURCE"
+if [ ! -s "$ROOT/results/results.json" ]; then  # Python itself failed: its error is in the stdout above
+  mkdir -p "$ROOT/results"
+  echo '{"score": 0.0, "visibility": "visible", "tests": [],' \\
+    '"output": "the autograder could not start; please tell your teacher"}' > "$ROOT/results/results.json"
+fi
 """
 
 
@@ -88,30 +107,13 @@ def build(out_zip: Path, chapter: str, profile: str = "grading", kit_root: Path 
     return names
 
 
-def run(root: Path, chapter: str, profile: str) -> dict:
-    """Grade ``root/submission`` and write ``root/results/results.json``; returns the results."""
-    from graders.grading import intake, outputs, sandbox
-    from graders.grading.batch import LocalGrader
-    from graders.grading.runner import Settings
-
+def run(root: Path, source: Path) -> dict:
+    """Grade ``root/submission`` with the kit in ``source`` and write ``root/results/results.json``."""
     started = time.monotonic()
     results_path = root / "results" / "results.json"
     results_path.parent.mkdir(parents=True, exist_ok=True)
     try:
-        modules = catalog.CHAPTERS[chapter].modules
-        submission = root / "submission"
-        staged = intake.stage(
-            intake.folder_entries(submission), "submission", chapter, modules, str(submission)
-        )
-        grader = LocalGrader(jobs=1)
-        try:
-            settings = Settings(
-                chapter, profile, limits=sandbox.Limits(wall_s=dtlab_config.gradescope_wall_s())
-            )
-            result = grader.grade(staged, settings)
-        finally:
-            grader.close()
-        results = outputs.gradescope_results(result, chapter)
+        results = _grade(root / "submission", source)
     except Exception as exc:  # noqa: BLE001 - Gradescope must always get a results.json
         results = {
             "score": 0.0,
@@ -125,15 +127,40 @@ def run(root: Path, chapter: str, profile: str) -> dict:
     return results
 
 
+def _grade(submission: Path, source: Path) -> dict:
+    from graders.grading import intake, outputs, sandbox
+    from graders.grading.batch import LocalGrader
+    from graders.grading.result import Settings, missing_graders
+
+    config = json.loads((source / "dtlab.json").read_text())
+    chapter = config["chapter"]
+    profile = dtlab_config.gradescope_profile(config.get("profile", "grading"))
+    kit = source / "kit"
+    missing = missing_graders(chapter, kit)
+    if missing:
+        raise FileNotFoundError(f"the autograder zip is incomplete: {missing}")
+    if not submission.is_dir():
+        raise FileNotFoundError(f"{submission} does not exist: nothing was submitted")
+    modules = catalog.CHAPTERS[chapter].modules
+    staged = intake.stage(intake.folder_entries(submission), "submission", chapter, modules, str(submission))
+    limits = sandbox.Limits(wall_s=dtlab_config.gradescope_wall_s())
+    grader = LocalGrader(jobs=1)
+    try:
+        result = grader.grade(staged, Settings(chapter, profile, limits=limits, kit_root=str(kit)))
+    finally:
+        grader.close()
+    return outputs.gradescope_results(result, chapter)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="run_autograder")
     parser.add_argument("--root", default="/autograder")
-    parser.add_argument("--config", required=True)
+    parser.add_argument("--source", default=None, help="the unpacked zip (default: ROOT/source)")
     args = parser.parse_args(argv)
-    config = json.loads(Path(args.config).read_text())
-    profile = dtlab_config.gradescope_profile(config.get("profile", "grading"))
-    results = run(Path(args.root), config["chapter"], profile)
-    print(f"dtlab: {results['score']} points → {Path(args.root) / 'results' / 'results.json'}")
+    root = Path(args.root)
+    results = run(root, Path(args.source) if args.source else root / "source")
+    print(f"dtlab: {results['score']} points → {root / 'results' / 'results.json'}")
+    print(results.get("output", ""))
     return 0
 
 

@@ -7,24 +7,34 @@ Three layouts are recognised in ``SUBMISSIONS``:
 * a zip archive per student: ``SUBMISSIONS/{student}.zip``;
 * a folder per student: ``SUBMISSIONS/{student}/``.
 
+Nobody is dropped silently: a folder that holds nbgrader's ``submitted/`` next to other student
+folders or zips is refused with the list of what would be left out (grade them separately), and
+whatever else looks like a submission but is not graded (a ``.tar.gz``, a student of
+``submitted/`` without the assignment) is listed in :attr:`Collection.skipped`.
+
 Inside a submission the module files are looked for in ``exercises/{chapter}/``, ``{chapter}/``
 or the top level, whichever has any. Nothing else is taken: a ``conftest.py``, ``pytest.ini``,
 ``sitecustomize.py`` or ``.pth`` file, a symlink, an oversized file, or a zip entry that points
-outside the archive is ignored and noted in the student's feedback. Zip archives are read in
-memory, never extracted.
+outside the archive is ignored and noted in the student's feedback (nbgrader's own files, its
+``timestamp.txt`` and the released notebook and README, are expected and not noted). Zip
+archives are read in memory, never extracted.
+
+Only nbgrader's layout records when a student submitted (:mod:`graders.grading.timestamps`);
+the files' modification times stand in for it only when asked (``mtimes=True``).
 """
 
 from __future__ import annotations
 
+import fnmatch
 import hashlib
 import re
 import stat
 import zipfile
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path, PurePosixPath
 
 from graders import catalog
+from graders.grading import timestamps
 
 MAX_FILE_BYTES = 512 * 1024
 MAX_ZIP_BYTES = 64 * 1024 * 1024
@@ -33,6 +43,10 @@ DANGEROUS = re.compile(
     r"(^|/)(conftest\.py|pytest\.ini|tox\.ini|setup\.cfg|pyproject\.toml|sitecustomize\.py|"
     r"usercustomize\.py|[^/]*\.pth)$"
 )
+#: Files nbgrader puts in every submission of its layout: expected, so never noted.
+NBGRADER_FILES = ("timestamp.txt", "*.ipynb", "README.md")
+#: What an nbgrader course folder holds besides ``submitted/`` (``dtlab`` for dtlab's outputs).
+NBGRADER_COURSE = frozenset({"source", "release", "autograded", "feedback", "exchange", "dtlab"})
 
 
 @dataclass
@@ -42,7 +56,7 @@ class Staged:
     student_id: str
     files: dict[str, bytes]  # "collectives.py" -> content
     notes: list[str] = field(default_factory=list)
-    timestamp: str = ""  # ISO 8601, when it was submitted
+    timestamp: str = ""  # ISO 8601 with its offset, when it was submitted ("" when unknown)
     source: str = ""
 
     @property
@@ -64,35 +78,97 @@ class Entry:
     read: object  # () -> bytes
 
 
-def discover(root: Path, chapter: str, assignment: str | None = None) -> list[Staged]:
-    """Every submission under ``root``, staged, in student order."""
+@dataclass
+class Collection:
+    """The staged submissions, in student order, and what looked like one but is not graded."""
+
+    staged: list[Staged]
+    skipped: list[str] = field(default_factory=list)  # "bob.tar.gz: not a folder or a .zip"
+
+
+def discover(root: Path, chapter: str, assignment: str | None = None, mtimes: bool = False) -> Collection:
+    """Every submission under ``root``, staged; raises :class:`ValueError` for a mixed layout."""
     root = Path(root)
     if not root.is_dir():
         raise FileNotFoundError(f"{root} is not a folder of submissions")
-    modules = catalog.CHAPTERS[chapter].modules
     submitted = root / "submitted" if (root / "submitted").is_dir() else None
     if submitted is None and root.name == "submitted":
         submitted = root
-    staged: list[Staged] = []
     if submitted is not None:
-        assignment = assignment or chapter
-        for student in _children(submitted):
-            folder = student / assignment
-            if folder.is_dir():
-                item = stage(folder_entries(folder), student.name, chapter, modules, str(folder))
-                item.timestamp = _nbgrader_timestamp(folder) or item.timestamp
-                staged.append(item)
+        _refuse_a_mixed_layout(root, submitted)
+        collection = _nbgrader_layout(submitted, chapter, assignment or chapter)
     else:
-        for entry in _children(root, with_files=True):
-            if entry.is_dir() and not entry.is_symlink():
-                staged.append(stage(folder_entries(entry), entry.name, chapter, modules, str(entry)))
-            elif entry.suffix == ".zip" and entry.is_file():
-                staged.append(_stage_zip(entry, chapter, modules))
-    ids = [s.student_id for s in staged]
+        collection = _one_per_student(root, chapter, mtimes)
+    ids = [s.student_id for s in collection.staged]
     duplicates = sorted({i for i in ids if ids.count(i) > 1})
     if duplicates:
         raise ValueError(f"several submissions for {', '.join(duplicates)} (a folder and a zip?)")
-    return sorted(staged, key=lambda s: s.student_id)
+    collection.staged.sort(key=lambda s: s.student_id)
+    return collection
+
+
+def _refuse_a_mixed_layout(root: Path, submitted: Path) -> None:
+    if submitted == root:
+        return
+    others = [
+        entry.name + ("/" if entry.is_dir() else "")
+        for entry in _children(root, with_files=True)
+        if entry != submitted
+        and entry.name not in NBGRADER_COURSE
+        and (entry.is_dir() or entry.suffix == ".zip")
+    ]
+    if others:
+        raise ValueError(
+            f"{root} holds nbgrader's submitted/ and other submissions, which would not be graded: "
+            f"{', '.join(others)}. Grade each layout on its own (or move these into "
+            "submitted/<student>/<assignment>/)."
+        )
+
+
+def _nbgrader_layout(submitted: Path, chapter: str, assignment: str) -> Collection:
+    modules = catalog.CHAPTERS[chapter].modules
+    collection = Collection([])
+    for student in _children(submitted):
+        folder = student / assignment
+        if not folder.is_dir():
+            collection.skipped.append(f"submitted/{student.name}: no {assignment}/ folder")
+            continue
+        item = stage(folder_entries(folder), student.name, chapter, modules, str(folder), NBGRADER_FILES)
+        item.timestamp = _nbgrader_timestamp(folder, item.notes)
+        collection.staged.append(item)
+    return collection
+
+
+def _one_per_student(root: Path, chapter: str, mtimes: bool) -> Collection:
+    modules = catalog.CHAPTERS[chapter].modules
+    collection = Collection([])
+    for entry in _children(root, with_files=True):
+        if entry.is_symlink():
+            collection.skipped.append(f"{entry.name}: a symbolic link")
+        elif entry.is_dir():
+            item = stage(folder_entries(entry), entry.name, chapter, modules, str(entry))
+            collection.staged.append(item)
+        elif entry.suffix == ".zip" and entry.is_file():
+            item = _stage_zip(entry, chapter, modules)
+            collection.staged.append(item)
+        else:
+            collection.skipped.append(f"{entry.name}: not a folder or a .zip archive")
+            continue
+        if mtimes:
+            item.timestamp = _modified(entry, item)
+    return collection
+
+
+def _modified(entry: Path, item: Staged) -> str:
+    """The latest modification time of the graded files (an archive's own time for a zip)."""
+    if entry.is_file():
+        return timestamps.from_epoch(entry.stat().st_mtime)
+    times = [
+        path.stat().st_mtime
+        for path in entry.rglob("*.py")
+        if path.name in item.files and path.is_file() and not path.is_symlink()
+    ]
+    return timestamps.from_epoch(max(times)) if times else ""
 
 
 def _children(folder: Path, with_files: bool = False) -> list[Path]:
@@ -152,7 +228,6 @@ def _stage_zip(archive: Path, chapter: str, modules: tuple[str, ...]) -> Staged:
             entries.append(Entry(name, info.file_size, "file", _zip_reader(zf, info)))
     staged = stage(entries, student, chapter, modules, str(archive))
     zf.close()
-    staged.timestamp = staged.timestamp or _iso(archive.stat().st_mtime)
     return staged
 
 
@@ -171,8 +246,18 @@ class _TooLarge(Exception):
     pass
 
 
-def stage(entries: list[Entry], student: str, chapter: str, modules: tuple[str, ...], source: str) -> Staged:
-    """Choose the chapter's module files among ``entries``; note everything refused."""
+def stage(
+    entries: list[Entry],
+    student: str,
+    chapter: str,
+    modules: tuple[str, ...],
+    source: str,
+    expected: tuple[str, ...] = (),
+) -> Staged:
+    """Choose the chapter's module files among ``entries``; note everything refused.
+
+    Top-level files matching a pattern of ``expected`` belong to the layout and are not noted.
+    """
     wanted = {f"{m}.py" for m in modules}
     notes: list[str] = []
     for prefix in (f"exercises/{chapter}/", f"{chapter}/", ""):
@@ -200,31 +285,24 @@ def stage(entries: list[Entry], student: str, chapter: str, modules: tuple[str, 
                 notes.append(f"ignored {entry.path}: larger than {MAX_FILE_BYTES // 1024} KB")
             except Exception as exc:  # noqa: BLE001 - a broken or lying archive entry, whatever the error
                 notes.append(f"ignored {entry.path}: unreadable ({type(exc).__name__}: {exc})")
-        else:
+        elif not ("/" not in entry.path and any(fnmatch.fnmatch(entry.path, p) for p in expected)):
             ignored += 1
     if ignored:
         notes.append(f"{ignored} other file(s) ignored: only {', '.join(sorted(wanted))} are graded")
     for name in sorted(wanted - set(files)):
         notes.append(f"{name} is missing from the submission")
-    timestamp = ""
-    if source and Path(source).is_dir():
-        times = [(Path(source) / prefix / name).stat().st_mtime for name in files]
-        timestamp = _iso(max(times)) if times else ""
-    return Staged(student_id_of(student), files, notes, timestamp, source)
+    return Staged(student_id_of(student), files, notes, source=source)
 
 
-def _nbgrader_timestamp(folder: Path) -> str:
+def _nbgrader_timestamp(folder: Path, notes: list[str]) -> str:
+    """nbgrader's ``timestamp.txt`` as ISO 8601 with its offset; "" (and a note) when unusable."""
     path = folder / "timestamp.txt"
     if not path.is_file() or path.is_symlink():
+        notes.append("no timestamp.txt: when it was submitted is unknown (no late verdict)")
         return ""
     text = path.read_text(errors="replace").strip()[:64]
-    for fmt in ("%Y-%m-%d %H:%M:%S.%f %Z", "%Y-%m-%d %H:%M:%S.%f", "%Y-%m-%d %H:%M:%S %Z"):
-        try:
-            return datetime.strptime(text, fmt).replace(tzinfo=UTC).isoformat()
-        except ValueError:
-            continue
-    return text
-
-
-def _iso(epoch: float) -> str:
-    return datetime.fromtimestamp(epoch, UTC).isoformat(timespec="seconds")
+    try:
+        return timestamps.nbgrader_time(text).isoformat()
+    except ValueError as exc:
+        notes.append(f"timestamp.txt is unusable ({exc}): no late verdict")
+        return ""

@@ -1,15 +1,22 @@
 """``dtlab nbgrader init COURSE_DIR``: an nbgrader course for the kit's chapters.
 
 For each chapter, ``source/<chapter>/`` gets the stub modules, the chapter README and one
-notebook, ``<chapter>.ipynb``: a read-only introduction, a locked set-up cell that grades the
-``.py`` files next to the notebook (:class:`graders.grading.notebook.ChapterGrader`), and one locked,
-graded cell per exercise worth the exercise's points, whose result is the points earned (so
-nbgrader's gradebook, formgrader and ``generate_feedback`` see partial credit).
+notebook, ``<chapter>.ipynb``: a read-only introduction, a locked cell that grades the ``.py``
+files next to the notebook while the student works (:class:`graders.grading.notebook.ChapterGrader`)
+and, per exercise, a locked *task* cell worth the exercise's points and a locked cell that shows
+the exercise's feedback.
 
-``nbgrader_config.py`` keeps nbgrader from overwriting the students' ``.py`` files at
-autograde time (``Autograde.exclude_overwriting``), drops stderr outputs that are only torch or
-gloo warnings (``IgnorePattern``: a cell with stderr output would otherwise score zero), and
-gives the graded cells time to run.
+No score comes from the notebook. Notebook cells run in the student's kernel, outside any
+sandbox, where one added cell could make every graded cell say "full marks"; so the points are
+task cells, which nbgrader never scores itself, ``nbgrader autograde`` runs no cell at all
+(``Execute.enabled = False`` in ``nbgrader_config.py``: no student code runs outside the
+sandbox), and ``dtlab nbgrader grade`` (:mod:`graders.grading.nbgrader_gradebook`) grades the
+collected ``.py`` files in the sandbox and writes every task cell's score and comment into
+nbgrader's gradebook through nbgrader's API. Until it has run, the gradebook says the
+submissions need grading: nobody gets points by default.
+
+``nbgrader_config.py`` also keeps nbgrader from overwriting the students' ``.py`` files at
+autograde time (``Autograde.exclude_overwriting``).
 """
 
 from __future__ import annotations
@@ -21,35 +28,32 @@ from pathlib import Path
 from graders import catalog
 from graders.impl import KIT_ROOT
 
-#: stderr outputs made only of library warnings (torch, gloo, Python's warnings module).
-WARNING_PATTERN = r"^(?:\s*(?:\[W\d+ |\[Gloo\]|gloo|[\w./-]+:\d+: \w*Warning|warnings\.warn).*\n?)+$"
+COURSE_ID = "dtlab"
 
 CONFIG = """# nbgrader configuration written by `dtlab nbgrader init`.
 c = get_config()  # noqa: F821
 
-c.CourseDirectory.course_id = "dtlab"
-c.CourseDirectory.db_assignments = {assignments}
+c.CourseDirectory.course_id = {course_id!r}
 
-# Students write their code in these files; nbgrader must grade theirs, not the stubs.
+# Students write their code in these files; nbgrader must keep theirs, not the stubs.
 c.Autograde.exclude_overwriting = {exclude}
 
-# A graded cell with any stderr output scores zero: drop outputs that are only warnings.
-c.IgnorePattern.enabled = True
-c.IgnorePattern.pattern = {pattern!r}
-
-# The first graded cell grades the whole chapter (worker worlds, hypothesis properties).
-c.ExecutePreprocessor.timeout = 1800
+# `nbgrader autograde` runs no notebook cell: cells would run student code outside the sandbox,
+# and no score comes from them. The scores are written by `dtlab nbgrader grade COURSE ASSIGNMENT`,
+# which grades the collected .py files in dtlab's sandbox: run it after every `nbgrader autograde`.
+c.Execute.enabled = False
 """
 
 
 def _cell(cell_type: str, source: str, grade_id: str, *, points: int | None = None) -> dict:
+    """A locked cell; with ``points``, a task cell (nbgrader's "manually graded task")."""
     meta = {
-        "grade": points is not None,
+        "grade": False,
         "grade_id": grade_id,
         "locked": True,
         "schema_version": 3,
         "solution": False,
-        "task": False,
+        "task": points is not None,
     }
     if points is not None:
         meta["points"] = points
@@ -64,10 +68,12 @@ def notebook(chapter: str) -> dict:
     files = ", ".join(f"`{m}.py`" for m in info.modules)
     intro = (
         f"# {chapter} · {info.title}\n\n"
-        f"Write your code in {files}, next to this notebook (see `README.md`), then run every cell. "
-        "The graded cells below are locked: each one runs the graders on your files and shows the "
-        f"points you earned. Total: {info.points} points.\n\n"
-        f"You can also grade from a terminal: `pytest exercises/{chapter}` in the dtlab repository."
+        f"Write your code in {files}, next to this notebook (see `README.md`), then run every cell: "
+        "the cells below run the graders on your files and show what passes. Total: "
+        f"{info.points} points.\n\n"
+        "Your score is not computed in this notebook: after you submit, your teacher grades the same "
+        f"files with the same graders (and hidden ones). You can also grade from a terminal: "
+        f"`pytest exercises/{chapter}` in the dtlab repository."
     )
     cells = [
         _cell("markdown", intro, f"{chapter}_intro"),
@@ -79,10 +85,12 @@ def notebook(chapter: str) -> dict:
         ),
     ]
     for exercise in info.exercises:
-        cells.append(_cell("markdown", f"## {exercise.id}: {exercise.title}", f"{_id(exercise.id)}_title"))
-        cells.append(
-            _cell("code", f'grader.points("{exercise.id}")', _id(exercise.id), points=exercise.points)
+        task = (
+            f"## {exercise.id}: {exercise.title}\n\n"
+            f"{exercise.points} point(s), graded from your `{exercise.module}.py` by `dtlab nbgrader grade`."
         )
+        cells.append(_cell("markdown", task, task_cell_id(exercise.id), points=exercise.points))
+        cells.append(_cell("code", f'grader.show("{exercise.id}")', f"{task_cell_id(exercise.id)}_feedback"))
     return {
         "cells": cells,
         "metadata": {
@@ -94,7 +102,8 @@ def notebook(chapter: str) -> dict:
     }
 
 
-def _id(exercise_id: str) -> str:
+def task_cell_id(exercise_id: str) -> str:
+    """The task cell's ``grade_id`` (nbgrader's name of the grade): ``ch2_ring_shift``."""
     return exercise_id.replace(".", "_")
 
 
@@ -116,8 +125,5 @@ def init(course_dir: Path, chapters: list[str] | None = None, kit_root: Path = K
         path.write_text(json.dumps(notebook(chapter), indent=1, ensure_ascii=False) + "\n")
         written.append(path)
     exclude = {c: [f"{m}.py" for m in catalog.CHAPTERS[c].modules] for c in chapters}
-    assignments = [{"name": c} for c in chapters]
-    (course_dir / "nbgrader_config.py").write_text(
-        CONFIG.format(assignments=assignments, exclude=exclude, pattern=WARNING_PATTERN)
-    )
+    (course_dir / "nbgrader_config.py").write_text(CONFIG.format(course_id=COURSE_ID, exclude=exclude))
     return written

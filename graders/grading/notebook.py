@@ -3,10 +3,10 @@
 The student's code stays in the chapter's ``.py`` files next to the notebook (worker processes
 import it from there; they could not import functions defined in a notebook). The first locked
 cell creates a :class:`ChapterGrader`, which grades those files once, in the same sandbox as
-``dtlab grade`` (with the hidden graders where the kit has them); each graded cell then calls
-:meth:`ChapterGrader.points`, which prints the exercise's feedback and returns its points, so
-nbgrader records partial credit (a cell's numeric result is its score). Nothing is written to
-stderr, which nbgrader would count as a failed cell.
+``dtlab grade`` (with the hidden graders where the kit has them); each exercise's cell then calls
+:meth:`ChapterGrader.show`, which prints the exercise's feedback. These cells only inform the
+student: nbgrader records no score from them (the kernel is the student's, and ``nbgrader
+autograde`` does not run them); the scores come from ``dtlab nbgrader grade``.
 
 The profile is ``grading`` under ``nbgrader autograde`` and ``student`` otherwise
 (``DTLAB_NOTEBOOK_PROFILE`` overrides both).
@@ -21,8 +21,6 @@ import warnings
 from pathlib import Path
 
 from graders import catalog, config
-from graders.i18n import t
-from graders.plugin.results import PASSED
 
 
 class ChapterGrader:
@@ -43,7 +41,7 @@ class ChapterGrader:
         if self.result is None:
             from graders.grading import intake
             from graders.grading.batch import LocalGrader
-            from graders.grading.runner import Settings
+            from graders.grading.result import Settings
 
             modules = catalog.CHAPTERS[self.chapter].modules
             staged = intake.stage(
@@ -67,16 +65,8 @@ class ChapterGrader:
         for note in result.notes:
             print(f"note: {note}")
 
-    def points(self, exercise_id: str) -> float:
-        """Print the feedback of ``exercise_id`` and return its points (nbgrader's partial credit)."""
-        entry = catalog.exercise(exercise_id)
-        result = self.grade()
-        row = next((r for r in result.book.rows() if r.exercise == exercise_id), None)
-        if row is None:
-            print(f"{exercise_id}: not graded")
-            return 0.0
-        print(f"{exercise_id} · {entry.title}: {row.points}/{row.max_points} · {t(row.status, self.lang)}")
-        for part in row.parts:
-            if part.status != PASSED and part.message and row.status != "not started":
-                print(f"\n[{part.part}] {part.message.strip()}")
-        return float(row.points)
+    def show(self, exercise_id: str) -> None:
+        """Print the feedback of ``exercise_id`` (its score is recorded by ``dtlab nbgrader grade``)."""
+        from graders.grading.feedback import exercise_text
+
+        print(exercise_text(self.grade(), exercise_id, self.lang))

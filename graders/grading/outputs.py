@@ -7,7 +7,10 @@
 * ``feedback/<student>.md`` and ``.html``;
 * ``gradescope/<student>/results.json`` in Gradescope's autograder format.
 
-Every file is written atomically (see :func:`graders.grading.store.write_atomic`).
+Every file is written atomically and readable by the teacher's group
+(:mod:`graders.grading.files`); every cell and message is stripped of control characters
+(:mod:`graders.grading.text`). ``late`` compares aware datetimes (:mod:`graders.grading.timestamps`)
+and is empty where the submission time is unknown.
 """
 
 from __future__ import annotations
@@ -19,8 +22,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from graders import catalog
-from graders.grading import feedback
-from graders.grading.store import write_atomic
+from graders.grading import feedback, timestamps
+from graders.grading.files import write_atomic
+from graders.grading.text import clean, one_line
 from graders.plugin.results import PASSED
 
 NBGRADER_COLUMNS = [
@@ -70,7 +74,7 @@ def _csv_text(columns: list[str], rows: list[dict]) -> str:
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=columns, lineterminator="\n")
     writer.writeheader()
-    writer.writerows(rows)
+    writer.writerows({k: one_line(v) if isinstance(v, str) else v for k, v in row.items()} for row in rows)
     return buffer.getvalue()
 
 
@@ -138,7 +142,7 @@ def write_all(
             integrity=" | ".join(feedback.integrity_flags(result)) if result else "",
             notes=" | ".join(result.notes) if result else "",
             timestamp=result.timestamp if result else "",
-            late="yes" if result and duedate and result.timestamp and result.timestamp > duedate else "",
+            late=timestamps.late(result.timestamp, duedate) if result else "",
         )
         wide.append(row)
     wide_columns = ["student_id", "last_name", "first_name", *[e.id for e in exercises]]
@@ -164,7 +168,7 @@ def gradescope_results(result, chapter: str, lang: str = "en") -> dict:
         for sub, (part, max_points) in enumerate(exercise.parts.items(), start=1):
             entry = result.book.parts.get(f"{exercise.id}::{part}")
             passed = entry is not None and entry.status == PASSED
-            output = "" if passed or entry is None else (entry.message.strip() or entry.status)
+            output = "" if passed or entry is None else clean(feedback.part_message(entry, lang))
             tests.append(
                 {
                     "name": f"{exercise.id} [{part}] · {exercise.title}",
@@ -177,13 +181,7 @@ def gradescope_results(result, chapter: str, lang: str = "en") -> dict:
                 }
             )
     earned, _ = result.book.total
-    summary = [f"{earned}/{catalog.CHAPTERS[chapter].points} points"]
-    if result.error:
-        summary.append("grading stopped early: " + result.error.splitlines()[0])
-    summary += result.notes
-    flags = feedback.integrity_flags(result)
-    if flags:
-        summary += ["integrity notes (reviewed by the teacher):", *flags]
+    summary = [f"{earned}/{catalog.CHAPTERS[chapter].points} points", *feedback.summary_lines(result)]
     return {
         "score": float(earned),
         "execution_time": round(result.seconds, 1),

@@ -17,57 +17,19 @@ import shutil
 import signal
 import tempfile
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict
 from pathlib import Path
 
-from graders import catalog, config
+from graders import config
 from graders.errors import FailureKind
 from graders.grading import sandbox
 from graders.grading.intake import Staged
-from graders.impl import KIT_ROOT
-from graders.plugin.results import FAILED, Gradebook
+from graders.grading.result import Settings, StudentResult, grader_files, missing_graders
+from graders.grading.verdict import fill_unreported, interpret
+from graders.plugin.results import Gradebook
 from graders.proc import tail_file
 
 REPORT_LIMIT = 32 * 1024 * 1024
-
-
-@dataclass(frozen=True)
-class Settings:
-    chapter: str
-    profile: str = "grading"
-    deadline: float | None = None  # one task in the world (s); None: the kit's default
-    limits: sandbox.Limits = field(default_factory=sandbox.Limits)
-    kit_root: str = str(KIT_ROOT)
-
-
-@dataclass
-class StudentResult:
-    student_id: str
-    book: Gradebook
-    seconds: float = 0.0
-    error: str = ""  # why grading itself did not complete (time limit, ceiling, killed driver)
-    error_kind: str = ""  # a FailureKind: timeout, memory, pids, killed, internal
-    notes: list[str] = field(default_factory=list)
-    timestamp: str = ""
-    digest: str = ""
-    timing: dict = field(default_factory=dict)  # startup_s, tests_s (as the driver measured)
-    figures: dict[str, str] = field(default_factory=dict)  # report-relative PNG path -> base64 bytes
-
-    def to_dict(self) -> dict:
-        data = asdict(self)
-        data["book"] = self.book.to_dict()
-        return data
-
-    @classmethod
-    def from_dict(cls, data: dict) -> StudentResult:
-        return cls(**{**data, "book": Gradebook.from_dict(data["book"])})
-
-
-def grader_files(chapter: str, kit_root: Path = KIT_ROOT) -> list[Path]:
-    """The chapter's test files: public graders, then the hidden ones where the kit has them."""
-    files = sorted((kit_root / "exercises" / chapter).glob("test_*.py"))
-    files += sorted((kit_root / "hidden" / chapter).glob("test_*.py"))
-    return files
 
 
 def prepare(staged: Staged, settings: Settings, base: Path) -> Path:
@@ -140,10 +102,35 @@ def driver_env(workdir: Path) -> dict[str, str]:
 def grade(staged: Staged, settings: Settings, server, base: Path, slot: int = 0) -> StudentResult:
     """Grade ``staged`` with the warm ``server``; ``slot`` picks the job's unprivileged uid."""
     started = time.monotonic()
-    isolation = sandbox.detect()
+    missing = missing_graders(settings.chapter, Path(settings.kit_root))
+    if missing:
+        return _not_graded(staged, settings, missing)
     workdir = prepare(staged, settings, base)
     root_dir = Path(str(workdir) + ".root")
-    root_dir.mkdir()
+    group = None
+    try:
+        root_dir.mkdir()
+        request, group = _request(workdir, root_dir, settings, slot)
+        messages, timed_out = _run(server, request, settings.limits.wall_s)
+    except (OSError, EOFError) as exc:  # the sandbox could not be set up for this job: the batch goes on
+        return _not_graded(staged, settings, f"the sandbox could not be set up: {exc}")
+    finally:
+        hit = group.events() if group else []
+        if group:
+            group.remove()
+        log = tail_file(workdir / "driver.log")
+        shutil.rmtree(workdir, ignore_errors=True)
+        shutil.rmtree(root_dir, ignore_errors=True)
+    result = interpret(staged, settings, messages, timed_out, hit, log)
+    result.seconds = time.monotonic() - started
+    return result
+
+
+def _request(
+    workdir: Path, root_dir: Path, settings: Settings, slot: int
+) -> tuple[dict, sandbox.Cgroup | None]:
+    """What the warm server needs to grade ``workdir``, and the job's cgroup (made here)."""
+    isolation = sandbox.detect()
     uid = config.sandbox_uid() + slot if isolation.drop_uid else None
     if uid is not None:
         for path in [workdir, *workdir.rglob("*")]:
@@ -164,23 +151,33 @@ def grade(staged: Staged, settings: Settings, server, base: Path, slot: int = 0)
         "uid": uid,
         "scratch": [str(workdir / "suite")],
     }
+    return request, group
+
+
+def _run(server, request: dict, wall_s: float) -> tuple[list[dict], bool]:
     read_fd, write_fd = os.pipe()
     try:
         try:
             supervisor = server.launch(request, write_fd)
         finally:
             os.close(write_fd)
-        messages, timed_out = _collect(read_fd, supervisor, settings.limits.wall_s)
+        return _collect(read_fd, supervisor, wall_s)
     finally:
         os.close(read_fd)
-        hit = group.events() if group else []
-        if group:
-            group.remove()
-    result = _interpret(staged, settings, messages, timed_out, hit, workdir)
-    result.seconds = time.monotonic() - started
-    shutil.rmtree(workdir, ignore_errors=True)
-    shutil.rmtree(root_dir, ignore_errors=True)
-    return result
+
+
+def _not_graded(staged: Staged, settings: Settings, why: str) -> StudentResult:
+    book = Gradebook(impl=staged.student_id, profile=settings.profile)
+    fill_unreported(book, settings.chapter, why)
+    return StudentResult(
+        staged.student_id,
+        book,
+        error=why,
+        error_kind=FailureKind.INTERNAL,
+        notes=list(staged.notes),
+        timestamp=staged.timestamp,
+        digest=staged.digest,
+    )
 
 
 def _collect(read_fd: int, supervisor: int, wall_s: float) -> tuple[list[dict], bool]:
@@ -227,82 +224,3 @@ def _signal(pid: int, signum: int) -> None:
         os.kill(pid, signum)
     except ProcessLookupError:
         pass
-
-
-def _interpret(
-    staged: Staged, settings: Settings, messages: list[dict], timed_out: bool, hit: list[str], workdir: Path
-) -> StudentResult:
-    status = next((m["status"] for m in messages if "status" in m), {})
-    reports = [m for m in messages if "report" in m]
-    # The driver's own report is the last one it wrote, and it counts only if the driver then
-    # ended by itself or was stopped by us: a driver killed from inside the tree reported nothing.
-    killed_inside = status.get("signal") and not status.get("terminated")
-    report = reports[-1] if reports and not killed_inside else None
-    driver_error = next((m["driver_error"] for m in messages if "driver_error" in m), "")
-    limits = settings.limits
-    error, kind = "", ""
-    if report is not None:
-        book = Gradebook.from_dict(report["report"])
-    else:
-        book = Gradebook(impl=staged.student_id, profile=settings.profile)
-        if timed_out:
-            error = f"grading took longer than the {limits.wall_s:g} s limit and was stopped"
-            kind = FailureKind.TIMEOUT
-        elif "memory" in hit:
-            error = f"the submission reached the {limits.memory_mb} MB memory ceiling"
-            kind = FailureKind.MEMORY
-        elif "pids" in hit:
-            error = f"the submission reached the ceiling of {limits.pids} processes"
-            kind = FailureKind.PIDS
-        elif status.get("setup_error") or driver_error:
-            error = status.get("setup_error") or driver_error
-            kind = FailureKind.INTERNAL
-        elif status.get("signal"):
-            error = f"the grading driver was killed by {status['signal']} before it reported"
-            kind = FailureKind.KILLED
-        else:
-            log = tail_file(workdir / "driver.log")
-            error = f"the graders produced no report (exit {status.get('exit')}):\n{log}"
-            kind = FailureKind.INTERNAL
-    notes = list(staged.notes)
-    if "memory" in hit and kind != FailureKind.MEMORY:
-        notes.append(f"the submission reached the {limits.memory_mb} MB memory ceiling while being graded")
-    if "pids" in hit and kind != FailureKind.PIDS:
-        notes.append(f"the submission reached the ceiling of {limits.pids} processes while being graded")
-    _fill_unreported(book, settings.chapter, error)
-    return StudentResult(
-        staged.student_id,
-        book,
-        error=error,
-        error_kind=kind,
-        notes=notes,
-        timestamp=staged.timestamp,
-        digest=staged.digest,
-        timing=(report or {}).get("timing", {}),
-        figures=_figures_of(report),
-    )
-
-
-def _figures_of(report: dict | None) -> dict[str, str]:
-    """The PNG figures the driver sent with its report (base64, only names the book lists)."""
-    if not report:
-        return {}
-    listed = {
-        name
-        for row in report["report"].get("exercises", [])
-        for p in row["parts"]
-        for name in p.get("figures", [])
-    }
-    return {
-        name: data
-        for name, data in report.get("figures", {}).items()
-        if name in listed and isinstance(data, str)
-    }
-
-
-def _fill_unreported(book: Gradebook, chapter: str, error: str) -> None:
-    """Every exercise of the chapter appears in the gradebook, failed if it was never graded."""
-    for exercise in catalog.CHAPTERS[chapter].exercises:
-        for part in exercise.parts:
-            if f"{exercise.id}::{part}" not in book.parts:
-                book.record(exercise.id, part, FAILED, FailureKind.INTERNAL, error or "not graded")

@@ -1,21 +1,23 @@
 """Per-student results on disk: what makes a batch resumable.
 
 Each finished student is written at once to ``OUT/.dtlab/results/<student>.json``, atomically
-(a temporary file in the same folder, flushed, then renamed), so an interrupted batch leaves
-only complete results behind. A stored result is reused when it was graded from the same
-files, with the same chapter, profile and deadline, and by the same graders (a fingerprint of
-the kit's grading code and the chapter's test files); anything else is graded again.
+(:func:`graders.grading.files.write_atomic`), so an interrupted batch leaves only complete
+results behind. A stored result is reused when it was graded from the same files, under every
+setting that can change a verdict (chapter, profile, the world's task deadline and every limit
+of :class:`~graders.grading.sandbox.Limits`: wall-clock time, memory, processes, disk, ...), and
+by the same graders (a fingerprint of the kit's grading code and the chapter's test files);
+anything else is graded again.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import os
-import tempfile
+from dataclasses import asdict
 from pathlib import Path
 
-from graders.grading.runner import Settings, StudentResult, grader_files
+from graders.grading.files import make_dirs, write_atomic
+from graders.grading.result import Settings, StudentResult, grader_files
 from graders.impl import KIT_ROOT
 
 
@@ -30,16 +32,21 @@ def kit_fingerprint(chapter: str, kit_root: Path = KIT_ROOT) -> str:
     return h.hexdigest()[:16]
 
 
+def run_key(settings: Settings) -> dict:
+    """Everything besides the submission's files that can change its verdict."""
+    return {
+        "chapter": settings.chapter,
+        "profile": settings.profile,
+        "deadline": settings.deadline,
+        "limits": asdict(settings.limits),
+        "kit": kit_fingerprint(settings.chapter, Path(settings.kit_root)),
+    }
+
+
 class ResultStore:
     def __init__(self, out_dir: Path, settings: Settings) -> None:
-        self.dir = Path(out_dir) / ".dtlab" / "results"
-        self.dir.mkdir(parents=True, exist_ok=True)
-        self.run_key = {
-            "chapter": settings.chapter,
-            "profile": settings.profile,
-            "deadline": settings.deadline,
-            "kit": kit_fingerprint(settings.chapter, Path(settings.kit_root)),
-        }
+        self.dir = make_dirs(Path(out_dir) / ".dtlab" / "results")
+        self.run_key = run_key(settings)
 
     def path(self, student_id: str) -> Path:
         return self.dir / f"{student_id}.json"
@@ -72,22 +79,3 @@ class ResultStore:
             except (OSError, ValueError, KeyError, TypeError):
                 continue
         return results
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` so that readers see the old file or the new one, never half."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise

@@ -78,16 +78,24 @@ def preload() -> None:
     gc.freeze()  # what every fork shares is never scanned (nor copied) by their collections
 
 
-def serve(ctrl_fd: int) -> None:
-    serve_requests(ctrl_fd, preload, _fork_supervisor)
+def serve(ctrl_fd: int, parent: int) -> None:
+    """Serve the batch process ``parent``; if it died before the parent-death signal was set, end."""
+
+    def preload_for_a_live_parent() -> None:
+        if os.getppid() != parent:
+            os._exit(0)
+        preload()
+
+    serve_requests(ctrl_fd, preload_for_a_live_parent, _fork_supervisor)
 
 
 def _fork_supervisor(ctrl: socket.socket, request: dict, fds: list[int]) -> None:
+    server = os.getpid()
     pid = os.fork()
     if pid == 0:
         try:
             ctrl.close()
-            _supervise(request, fds[0])
+            _supervise(request, fds[0], server)
         finally:
             os._exit(70)
     for fd in fds:
@@ -95,12 +103,14 @@ def _fork_supervisor(ctrl: socket.socket, request: dict, fds: list[int]) -> None
     send_msg(ctrl, {"pid": pid})
 
 
-def _supervise(request: dict, out_fd: int) -> None:
+def _supervise(request: dict, out_fd: int, server: int) -> None:
     """The supervisor: cgroup and namespaces, then fork the driver and report how it ended."""
     from graders.grading import sandbox
 
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
     die_with_parent()
+    if os.getppid() != server:  # the warm server died before the parent-death signal was set
+        os._exit(0)
     isolation = sandbox.Isolation.from_dict(request["isolation"])
     started = time.monotonic()
     try:
@@ -108,9 +118,12 @@ def _supervise(request: dict, out_fd: int) -> None:
     except OSError as exc:
         _write(out_fd, {"status": {"setup_error": f"sandbox: {exc}"}})
         os._exit(0)
+    lifeline, lifeline_end = os.pipe()  # the supervisor keeps lifeline_end open while it lives
     driver = os.fork()
     if driver == 0:
-        _drive(request, out_fd, isolation)  # never returns
+        os.close(lifeline_end)
+        _drive(request, out_fd, isolation, lifeline)  # never returns
+    os.close(lifeline)
     terminated = []
 
     def on_term(signum, frame):
@@ -155,25 +168,28 @@ def _kill_tree(driver: int, isolation) -> None:
         sandbox.kill_descendants(os.getpid())
 
 
-def _drive(request: dict, out_fd: int, isolation) -> None:
+def _drive(request: dict, out_fd: int, isolation, lifeline: int) -> None:
     """The driver: confine, then run pytest in this (already warm) interpreter."""
     code = 70
     try:
         from graders.grading import driver, sandbox
 
+        driver.shield()  # before anything: graded code must never be able to stop the driver
+        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
         limits = sandbox.Limits(**request["limits"])
         log_fd = os.open(os.path.join(request["workdir"], "driver.log"), os.O_WRONLY | os.O_CREAT, 0o644)
-        if request.get("uid") is not None:
-            os.fchown(log_fd, request["uid"], request["uid"])
-        sandbox.confine_driver(isolation, limits, request["workdir"], request["root_dir"], request.get("uid"))
+        uid = request.get("uid")
+        if uid is not None:
+            os.fchown(log_fd, uid, uid)
+        disk = sandbox.confine_driver(
+            isolation, limits, request["workdir"], request["root_dir"], uid, lifeline
+        )
         redirect_stdio(log_fd)
         close_fds_except(out_fd)
         os.environ.clear()
         os.environ.update(request["env"])
         tempfile.tempdir = None  # the server's cached choice; worlds go to this job's TMPDIR
-        for signum in (signal.SIGTERM, signal.SIGCHLD, signal.SIGPIPE):
-            signal.signal(signum, signal.SIG_DFL)
-        code = driver.run(request["argv"], out_fd, request["scratch"])
+        code = driver.run(request["argv"], out_fd, request["scratch"], disk)
     except BaseException as exc:  # noqa: BLE001 - report anything, never return into the server
         try:
             _write(out_fd, {"driver_error": f"{type(exc).__name__}: {exc}"})
@@ -206,7 +222,7 @@ class WarmServer:
         ours, theirs = socket.socketpair()
         env = {**os.environ, "PYTHONHASHSEED": "0", "PYTHONDONTWRITEBYTECODE": "1"}
         self.proc = subprocess.Popen(
-            [sys.executable, "-P", "-m", "graders.grading.warm", str(theirs.fileno())],
+            [sys.executable, "-P", "-m", "graders.grading.warm", str(theirs.fileno()), str(os.getpid())],
             pass_fds=[theirs.fileno()],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
@@ -244,4 +260,4 @@ class WarmServer:
 
 if __name__ == "__main__":
     sys.dont_write_bytecode = True
-    serve(int(sys.argv[1]))
+    serve(int(sys.argv[1]), int(sys.argv[2]))

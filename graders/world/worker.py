@@ -177,7 +177,10 @@ class Worker:
     def set_note(self, text: str) -> None:
         """What the grader says this rank is doing, shown in a hang or crash report."""
         data = text.encode("utf-8", "replace")[:1000]
-        os.pwrite(self.note_fd, data.ljust(1024, b" "), 0)
+        try:
+            os.pwrite(self.note_fd, data.ljust(1024, b" "), 0)
+        except OSError:  # a full disk: the note is diagnostic only and must not end the rank
+            pass
 
     def serve(self) -> None:
         from graders.world import wire

@@ -14,23 +14,30 @@ Layers, from the ones every machine has to the ones that need root (all Linux):
   namespace with only loopback up, and a mount namespace whose root is a whitelist: the
   system, the Python installation, the kit's ``graders`` package (read-only) and the work
   folder. ``solutions/``, the hidden graders, the other submissions and the output folder do
-  not exist in there (:mod:`.confine`, through :mod:`.syscalls`);
+  not exist in there (:mod:`.confine`, :mod:`.root`, through :mod:`.syscalls`);
 * **identity** (root): the tree runs as an unprivileged uid, one per concurrent job, with
   ``no_new_privs``; the driver is not dumpable, so the graded code cannot read its memory or
-  file descriptors (:mod:`.confine`).
+  file descriptors (:mod:`.confine`);
+* **a file system of its own** (root): a whitelisted root without program loaders and one
+  size-limited work area for everything the job writes (:mod:`.root`);
+* **nothing left behind**: every process dies with the batch (parent-death signals, re-armed
+  after the uid switch), and what a killed batch leaves is reaped before the next one starts
+  (:mod:`.stale`).
 
 :func:`detect` says which layers this machine allows (:mod:`.probe`, run as ``python -P -m
 graders.grading.sandbox --probe`` in a fresh process); :class:`Cgroup` is driven by the batch
 process; :func:`confine_supervisor` and :func:`confine_driver` run in the forked processes.
 """
 
-from graders.grading.sandbox.cgroup import Cgroup, remove_stale_cgroups
+from graders.grading.sandbox.cgroup import Cgroup
 from graders.grading.sandbox.confine import confine_driver, confine_supervisor
 from graders.grading.sandbox.probe import Isolation, UnsafeIsolation, detect, probe, require_safe
 from graders.grading.sandbox.process_tree import kill_descendants
 from graders.grading.sandbox.rlimits import Limits, apply_rlimits
+from graders.grading.sandbox.stale import FOLDER_PREFIX, reap_stale
 
 __all__ = [
+    "FOLDER_PREFIX",
     "Cgroup",
     "Isolation",
     "Limits",
@@ -41,6 +48,6 @@ __all__ = [
     "detect",
     "kill_descendants",
     "probe",
-    "remove_stale_cgroups",
+    "reap_stale",
     "require_safe",
 ]

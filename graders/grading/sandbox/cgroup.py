@@ -42,16 +42,16 @@ class Hierarchy:
             root = root / "unified"  # the hybrid layout: v1 controllers, v2 mounted beside them
         return root / self.own("").lstrip("/")
 
-    def bases(self) -> list[Path]:
-        """Every folder this process may make cgroups in (v2 and v1), where it can find one."""
-        found = []
+    def bases(self) -> dict[str, Path]:
+        """Where this process may make cgroups: ``unified`` (v2) and the v1 controllers it finds."""
+        found = {}
         try:
-            found.append(self.v2_base())
+            found["unified"] = self.v2_base()
         except (OSError, FileNotFoundError):
             pass
         for controller in ("memory", "pids"):
             try:
-                found.append(self.v1_base(controller))
+                found[controller] = self.v1_base(controller)
             except (OSError, FileNotFoundError):
                 pass
         return found
@@ -150,8 +150,9 @@ class Cgroup:
                 hit.append("pids")
         return hit
 
-    def remove(self) -> None:
-        self.kill()
+    def remove(self, wait_s: float = 5.0) -> None:
+        """Kill the members, then remove the folders (the kernel refuses while there are members)."""
+        self.kill(wait_s)
         for path in self.dirs.values():
             for _ in range(50):
                 try:
@@ -197,17 +198,3 @@ def cgroup_version(limits: Limits, hierarchy: Hierarchy = SYSTEM) -> tuple[str, 
         group.remove()
         return version, ""
     return "", "no writable cgroup (" + "; ".join(reasons) + ")"
-
-
-def remove_stale_cgroups(prefix: str = "dtlab-", hierarchy: Hierarchy = SYSTEM) -> None:
-    """Remove the empty cgroups of batches that are gone (``dtlab-<batch pid>-<submission>``)."""
-    for base in hierarchy.bases():
-        for path in base.glob(prefix + "*"):
-            owner = path.name[len(prefix) :].split("-", 1)[0]
-            if not owner.isdigit() or (hierarchy.proc / owner).exists():
-                continue  # a live batch's (or the probe's): not ours to touch
-            try:
-                if not (path / "cgroup.procs").read_text().strip():
-                    _remove_dir(path)
-            except OSError:
-                pass

@@ -15,8 +15,8 @@ from dataclasses import asdict, dataclass, field
 
 from graders import config
 from graders.grading.sandbox.cgroup import cgroup_version
-from graders.grading.sandbox.confine import system_binds
 from graders.grading.sandbox.rlimits import Limits
+from graders.grading.sandbox.root import system_binds
 from graders.grading.sandbox.syscalls import (
     MS_PRIVATE,
     MS_REC,

@@ -28,7 +28,8 @@ class Limits:
     process_memory_mb: int = 3072  # RLIMIT_DATA of every process
     cpu_s: int = 1200  # RLIMIT_CPU of every process
     pids: int = 256  # cgroup pids.max; RLIMIT_NPROC when not root
-    file_mb: int = 64  # RLIMIT_FSIZE: no single file (a log) grows beyond this
+    disk_mb: int = 512  # the work area (work folder, /tmp, /dev/shm): one tmpfs (namespaces only)
+    file_mb: int = 16  # RLIMIT_FSIZE: no single file (a rank's log of one task) grows beyond this
     open_files: int = 4096
 
 

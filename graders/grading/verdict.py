@@ -1,0 +1,125 @@
+"""How one graded run ended, as the student's result: the driver's report, or why there is none.
+
+The report counts only if the driver ended by itself or was stopped by us (a driver killed from
+inside the tree reported nothing worth trusting). Without one, the result says why: the
+wall-clock limit, the memory or process ceiling, a sandbox that could not be set up, the signal
+that killed the driver, or the end of the driver's log. With one, it can still say that the run
+stopped before every test had run (interrupted: the parts of the tests that did not run score
+0), that the graders could not be collected, or that they collected nothing. Every part of the
+chapter appears in the gradebook, and a part that was never graded says why.
+"""
+
+from __future__ import annotations
+
+from graders import catalog
+from graders.errors import FailureKind
+from graders.grading.intake import Staged
+from graders.grading.result import Settings, StudentResult
+from graders.plugin.results import FAILED, Gradebook
+
+
+def interpret(
+    staged: Staged,
+    settings: Settings,
+    messages: list[dict],
+    timed_out: bool,
+    hit: list[str],
+    driver_log: str,
+) -> StudentResult:
+    """``messages``: what came on the pipe; ``hit``: the cgroup ceilings reached (``memory``, ``pids``)."""
+    status = next((m["status"] for m in messages if "status" in m), {})
+    reports = [m for m in messages if "report" in m]
+    killed_inside = status.get("signal") and not status.get("terminated")
+    report = reports[-1] if reports and not killed_inside else None
+    limits = settings.limits
+    if report is not None:
+        book = Gradebook.from_dict(report["report"])
+        error, kind = _incomplete(report.get("run", {}), settings)
+    else:
+        book = Gradebook(impl=staged.student_id, profile=settings.profile)
+        error, kind = _no_report(messages, status, timed_out, hit, limits, driver_log)
+    notes = list(staged.notes)
+    if "memory" in hit and kind != FailureKind.MEMORY:
+        notes.append(f"the submission reached the {limits.memory_mb} MB memory ceiling while being graded")
+    if "pids" in hit and kind != FailureKind.PIDS:
+        notes.append(f"the submission reached the ceiling of {limits.pids} processes while being graded")
+    if (report or {}).get("run", {}).get("disk_full"):
+        notes.append(
+            f"disk quota exceeded: the submission filled its {limits.disk_mb} MB work area "
+            "(work folder, /tmp and /dev/shm); writes failed from then on"
+        )
+    fill_unreported(book, settings.chapter, error)
+    return StudentResult(
+        staged.student_id,
+        book,
+        error=error,
+        error_kind=kind,
+        notes=notes,
+        timestamp=staged.timestamp,
+        digest=staged.digest,
+        timing=(report or {}).get("timing", {}),
+        figures=_figures_of(report),
+    )
+
+
+def _incomplete(run: dict, settings: Settings) -> tuple[str, str]:
+    """Why a run that reported is not a whole grading (``("", "")`` when it is)."""
+    if run.get("collection_errors"):
+        errors = "\n".join(run["collection_errors"])
+        return f"the graders could not be collected:\n{errors}", FailureKind.INTERNAL
+    if run and not run.get("collected"):
+        return (
+            f"the graders collected no test: {settings.kit_root} has no graders for {settings.chapter}",
+            FailureKind.INTERNAL,
+        )
+    if run.get("not_run"):
+        return (
+            f"grading was interrupted: {run['not_run']} of {run['collected']} tests did not run, "
+            "and the parts they grade score 0",
+            FailureKind.INTERRUPTED,
+        )
+    return "", ""
+
+
+def _no_report(
+    messages: list[dict], status: dict, timed_out: bool, hit: list[str], limits, driver_log: str
+) -> tuple[str, str]:
+    driver_error = next((m["driver_error"] for m in messages if "driver_error" in m), "")
+    if timed_out:
+        return f"grading took longer than the {limits.wall_s:g} s limit and was stopped", FailureKind.TIMEOUT
+    if "memory" in hit:
+        return f"the submission reached the {limits.memory_mb} MB memory ceiling", FailureKind.MEMORY
+    if "pids" in hit:
+        return f"the submission reached the ceiling of {limits.pids} processes", FailureKind.PIDS
+    if status.get("setup_error") or driver_error:
+        return status.get("setup_error") or driver_error, FailureKind.INTERNAL
+    if status.get("signal"):
+        return f"the grading driver was killed by {status['signal']} before it reported", FailureKind.KILLED
+    exit_code = status.get("exit", "unknown: the supervisor reported nothing")
+    return f"the graders produced no report (exit {exit_code}):\n{driver_log}", FailureKind.INTERNAL
+
+
+def _figures_of(report: dict | None) -> dict[str, str]:
+    """The PNG figures the driver sent with its report (base64, only names the book lists)."""
+    if not report:
+        return {}
+    listed = {
+        name
+        for row in report["report"].get("exercises", [])
+        for p in row["parts"]
+        for name in p.get("figures", [])
+    }
+    return {
+        name: data
+        for name, data in report.get("figures", {}).items()
+        if name in listed and isinstance(data, str)
+    }
+
+
+def fill_unreported(book: Gradebook, chapter: str, error: str) -> None:
+    """Every part of the chapter appears in the gradebook, failed with the reason if never graded."""
+    why = error or "not graded: no test of this part reported a result"
+    for exercise in catalog.CHAPTERS[chapter].exercises:
+        for part in exercise.parts:
+            if f"{exercise.id}::{part}" not in book.parts:
+                book.record(exercise.id, part, FAILED, FailureKind.INTERNAL, why)
