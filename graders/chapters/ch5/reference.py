@@ -168,8 +168,9 @@ def step_bytes() -> int:
 
 
 def wire_bytes_limit(case: TrainCase) -> float:
-    """Per step: a ring reduce-scatter plus a ring all-gather of the padded shards."""
-    return 2 * (case.n - 1) * shard_bytes(case)
+    """Per step: a ring reduce-scatter plus a ring all-gather of the padded partitions (a
+    greedy partition pads every rank's to the largest)."""
+    return 2 * (case.n - 1) * partition_bytes(case)
 
 
 def largest_unit_shard_bytes(case: TrainCase) -> int:

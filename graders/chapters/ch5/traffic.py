@@ -122,6 +122,15 @@ def assert_zero1_traffic(run, case: TrainCase) -> None:
     assert_trained_like_one_device(run, case)
     for rank in case.ranks:
         for k, (forward, backward, step) in enumerate(_steps(run.traces, rank, case)):
+            _assert_no_all_reduce(
+                forward + backward + step,
+                rank,
+                k,
+                case,
+                "ZeRO-1",
+                "a rank needs only the averaged gradient of the elements it owns: reduce-scatter the "
+                "gradients; an all-reduce sends the whole average to every rank.",
+            )
             _assert_params_all_gathered(step, rank, k, case, "Zero1Optimizer")
             _assert_wire_at_most(forward + backward + step, rank, k, case, "Zero1Optimizer")
     _assert_optimizer_stage_sends_enough(run, case, "step")
