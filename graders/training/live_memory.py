@@ -46,16 +46,17 @@ class Peak:
         return {"bytes": self.bytes, "where": self.where}
 
 
-def _tensors_in(value, found: list) -> None:
-    """Append every tensor in ``value`` (a tensor, or nested lists, tuples and dicts)."""
+def tensors_in(value, found: list) -> list:
+    """``found`` with every tensor in ``value`` (a tensor, or nested lists, tuples and dicts)."""
     if isinstance(value, _Tensor):
         found.append(value)
     elif isinstance(value, list | tuple):
         for item in value:
-            _tensors_in(item, found)
+            tensors_in(item, found)
     elif isinstance(value, dict):
         for item in value.values():
-            _tensors_in(item, found)
+            tensors_in(item, found)
+    return found
 
 
 class LiveLedger(TorchDispatchMode):
@@ -199,7 +200,7 @@ class LiveLedger(TorchDispatchMode):
             outputs = (out,)
         else:
             outputs = []
-            _tensors_in(out, outputs)
+            tensors_in(out, outputs)
         inputs = None
         sizes = self._sizes
         for tensor in outputs:
@@ -209,9 +210,9 @@ class LiveLedger(TorchDispatchMode):
                 continue
             if inputs is None:
                 found: list = []
-                _tensors_in(args, found)
+                tensors_in(args, found)
                 if kwargs:
-                    _tensors_in(kwargs, found)
+                    tensors_in(kwargs, found)
                 inputs = {id(t.untyped_storage()) for t in found}
             if id(storage) not in inputs:
                 self._adopt(storage)

@@ -36,6 +36,12 @@ class LivePromise:
     hint: str = ""
 
 
+def single_device_activations(live: Mapping, quantity: str) -> int:
+    """What a single device held at ``quantity`` (``forward``, ``at_forward_end``...) beyond
+    its parameters: activations and saved tensors, measured on the same rows."""
+    return live["plain"][quantity] - live["plain"]["setup"]
+
+
 _ROLE_WHERE = {
     "kept": "kept alive between two steps",
     "state": "born in a step and still alive one step later",

@@ -24,23 +24,11 @@ from collections.abc import Iterable
 import torch
 from torch.utils._python_dispatch import TorchDispatchMode
 
-from graders.training.live_memory import class_attribute
+from graders.training.live_memory import class_attribute, tensors_in
 
 DEVICE, HOST = "device", "host"
 #: factories shaped like a tensor that put their result where ``device=`` says
 _LIKE = ("empty_like", "zeros_like", "ones_like", "full_like", "rand_like", "randn_like", "new_")
-
-
-def _tensors(value, found: list) -> list:
-    if isinstance(value, torch.Tensor):
-        found.append(value)
-    elif isinstance(value, list | tuple):
-        for item in value:
-            _tensors(item, found)
-    elif isinstance(value, dict):
-        for item in value.values():
-            _tensors(item, found)
-    return found
 
 
 class SimulatedDevice(TorchDispatchMode):
@@ -77,13 +65,13 @@ class SimulatedDevice(TorchDispatchMode):
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
         out = func(*args, **kwargs)
-        inputs = _tensors((args, kwargs), [])
+        inputs = tensors_in((args, kwargs), [])
         name = func.__name__.split(".")[0]
         told = self._to_host or ("device" in kwargs and name.startswith(_LIKE))
         on_host = all(self.where(t) == HOST for t in inputs)
         target = HOST if told or on_host else DEVICE
         known = {id(t.untyped_storage()) for t in inputs}
-        for tensor in _tensors(out, []):
+        for tensor in tensors_in(out, []):
             if id(tensor.untyped_storage()) not in known:
                 self._place(tensor, target)
         return out

@@ -11,7 +11,7 @@ from __future__ import annotations
 from graders.chapters.ch4 import reference
 from graders.chapters.ch4.cases import TrainCase
 from graders.chapters.ch4.checks import assert_sharded_trains_like_one_device
-from graders.training.memory_promises import LivePromise, assert_live_promises
+from graders.training.memory_promises import LivePromise, assert_live_promises, single_device_activations
 
 #: bytes of bookkeeping a rank may keep beyond the promise (a step counter, a flag tensor)
 SLACK = 64
@@ -24,9 +24,6 @@ def sharded_promises(case: TrainCase) -> list[LivePromise]:
     k = case.optimizer.states_per_element
     at_rest = shard + k * shard + frozen + STEP_BYTES  # the shard, its state, the frozen parameters
     gathered = shard * case.n
-
-    def activations(live, quantity: str) -> int:
-        return live["plain"][quantity] - live["plain"]["setup"]
 
     return [
         LivePromise(
@@ -41,7 +38,7 @@ def sharded_promises(case: TrainCase) -> list[LivePromise]:
             "at_forward_end",
             "alive when forward ended",
             "a single device's activations, the shard and its state: nothing gathered",
-            lambda live: activations(live, "at_forward_end") + at_rest + SLACK,
+            lambda live: single_device_activations(live, "at_forward_end") + at_rest + SLACK,
             hint="autograd saves the weights a layer used: with saved_tensors_hooks, save where a view "
             "of the gathered parameter sits instead of the view, and gather again in backward.",
         ),
@@ -50,7 +47,7 @@ def sharded_promises(case: TrainCase) -> list[LivePromise]:
             "peak in forward",
             f"a single device's activations, the shard and its state, and the gathered flat parameter "
             f"once ({gathered:,} bytes)",
-            lambda live: activations(live, "forward") + at_rest + gathered + SLACK,
+            lambda live: single_device_activations(live, "forward") + at_rest + gathered + SLACK,
             hint="gather the full flat parameter once per forward and drop it when forward returns.",
         ),
     ]

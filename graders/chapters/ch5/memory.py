@@ -18,7 +18,7 @@ from __future__ import annotations
 from graders.chapters.ch5 import reference
 from graders.chapters.ch5.cases import TrainCase
 from graders.chapters.ch5.checks import assert_trained_like_one_device, value_of
-from graders.training.memory_promises import LivePromise, assert_live_promises
+from graders.training.memory_promises import LivePromise, assert_live_promises, single_device_activations
 
 SLACK = reference.LIVE_SLACK_BYTES
 
@@ -103,9 +103,6 @@ def _parameters_partitioned(case: TrainCase) -> list[LivePromise]:
     at_rest = params + k * grads + reference.step_bytes()  # before forward: no gradients
     layer, two_layers = reference.gathered_unit_bytes(case, 1), reference.gathered_unit_bytes(case, 2)
 
-    def activations(live, quantity: str) -> int:
-        return live["plain"][quantity] - live["plain"]["setup"]
-
     return [
         LivePromise(
             "kept",
@@ -119,7 +116,7 @@ def _parameters_partitioned(case: TrainCase) -> list[LivePromise]:
             "alive when forward ended",
             "a single device's activations, the shards and their state, and at most one gathered "
             f"layer ({layer:,} bytes)",
-            lambda live: activations(live, "at_forward_end") + at_rest + layer + SLACK,
+            lambda live: single_device_activations(live, "at_forward_end") + at_rest + layer + SLACK,
             hint="autograd saves the weights a layer used: with saved_tensors_hooks, save a key instead "
             "of a gathered parameter, and gather it again in backward.",
         ),
@@ -128,7 +125,7 @@ def _parameters_partitioned(case: TrainCase) -> list[LivePromise]:
             "peak in forward",
             "a single device's activations, the shards and their state, and one layer gathered at a "
             f"time, or two while the next is prefetched ({two_layers:,} bytes)",
-            lambda live: activations(live, "forward") + at_rest + two_layers + SLACK,
+            lambda live: single_device_activations(live, "forward") + at_rest + two_layers + SLACK,
             hint="gather a layer's parameters in its own forward pre-hook and release them after its "
             "forward, never the whole model at once.",
         ),
