@@ -117,8 +117,9 @@ class ObjectBans:
 
     def __init__(self, recorder) -> None:
         self.recorder = recorder
-        self._swapped: list[tuple[types.FunctionType, types.CodeType]] = []
+        self._swapped: list[tuple[types.FunctionType, types.CodeType, types.CodeType]] = []
         self._shadowed: list[tuple[object, str, object]] = []
+        self._prepared: dict[tuple[str, int], tuple[object, list]] = {}
 
     def called_from_graded_code(self) -> bool:
         """Whether the nearest caller outside torch (and outside the refusals) is graded code."""
@@ -147,13 +148,25 @@ class ObjectBans:
             owner, attr, obj = _resolve(dotted)
             if obj is None:
                 return
-        functions = _functions_of(obj)
-        for fn in functions:
-            refusal = _Refusal(self, dotted, _clone(fn))
-            self._swapped.append((fn, fn.__code__))
-            fn.__code__ = _refusing_code(len(fn.__code__.co_freevars), refusal)
-        if not functions and owner is not None and callable(obj):
+        swaps = self._swaps_for(dotted, obj)
+        for fn, _, refusing in swaps:
+            fn.__code__ = refusing
+        self._swapped += swaps
+        if not swaps and owner is not None and callable(obj):
             self._shadow(dotted, owner, attr, obj)
+
+    def _swaps_for(self, dotted: str, obj) -> list[tuple[types.FunctionType, types.CodeType, types.CodeType]]:
+        """``(function, its code, its refusing code)`` for every Python function behind ``obj``,
+        made once per process: a task's bans are then only assignments."""
+        key = (dotted, id(obj))
+        swaps = self._prepared.get(key)
+        if swaps is None or swaps[0] is not obj:
+            made = []
+            for fn in _functions_of(obj):
+                refusal = _Refusal(self, dotted, _clone(fn))
+                made.append((fn, fn.__code__, _refusing_code(len(fn.__code__.co_freevars), refusal)))
+            swaps = self._prepared[key] = (obj, made)
+        return list(swaps[1])
 
     def _shadow(self, dotted: str, owner, attr: str, original) -> None:
         bans = self
@@ -173,9 +186,13 @@ class ObjectBans:
 
     def ban_tree(self, tree: str) -> None:
         """Refuse every function and class a loaded module of ``tree`` defines."""
-        for name, module in list(sys.modules.items()):
-            if module is None or not (name == tree or name.startswith(tree + ".")):
-                continue
+        prefix = tree + "."
+        modules = [
+            (name, module)
+            for name, module in list(sys.modules.items())
+            if module is not None and (name == tree or name.startswith(prefix))
+        ]
+        for name, module in modules:
             for value in list(vars(module).values()):
                 defined_here = getattr(value, "__module__", None) == name
                 if defined_here and isinstance(value, type | types.FunctionType):
@@ -183,7 +200,7 @@ class ObjectBans:
 
     def lift(self) -> None:
         while self._swapped:
-            fn, code = self._swapped.pop()
+            fn, code, _ = self._swapped.pop()
             fn.__code__ = code
         while self._shadowed:
             owner, attr, original = self._shadowed.pop()

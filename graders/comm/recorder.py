@@ -119,9 +119,8 @@ class Recorder:
         :meth:`end`, so an import statement cannot pick them up from the cache either.
         """
         guard = _ImportGuard(trees, self)
-        for name in list(sys.modules):
-            if guard.covers(name):
-                guard.hidden[name] = sys.modules.pop(name)
+        for name in [name for name in sys.modules if guard.covers(name)]:
+            guard.hidden[name] = sys.modules.pop(name)
         sys.meta_path.insert(0, guard)
         self._import_guard = guard
 
@@ -230,11 +229,12 @@ class _ImportGuard:
 
     def __init__(self, trees: tuple[str, ...], recorder: Recorder) -> None:
         self.trees = trees
+        self._prefixes = tuple(tree + "." for tree in trees)
         self.recorder = recorder
         self.hidden: dict[str, object] = {}
 
     def covers(self, name: str) -> bool:
-        return any(name == tree or name.startswith(tree + ".") for tree in self.trees)
+        return name in self.trees or name.startswith(self._prefixes)
 
     def find_spec(self, fullname, path=None, target=None):
         if not self.covers(fullname):
