@@ -1,0 +1,144 @@
+"""Red-team samples: honest alternatives keep full marks, determined cheats lose their part.
+
+Every sample in ``fixtures/submissions/chN/<name>/`` is a complete submission of one exercise,
+written from the exercise's docstrings and README (never from ``solutions/``). An *honest*
+sample solves the exercise another way than the reference does and must earn every part. A
+*cheat* gets the right values while skipping what the lesson is about; it must lose the parts
+named in its row, each with a message that says what was found.
+
+A row whose verdict is wrong today (a cheat that keeps credit, an honest sample that loses
+points) is marked ``xfail(strict=True)`` with what the graders get wrong: when the graders are
+fixed, the row starts passing and the mark must go.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+
+from graders.authoring import mutants
+from graders.impl import KIT_ROOT, Impl
+
+SAMPLES = KIT_ROOT / "fixtures" / "submissions"
+FULL = "full marks"
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """A sample, its exercise, and what grading it must give: ``FULL`` or ``{part: fragment}``
+    (each part must fail, its message must contain the fragment)."""
+
+    sample: str  # "ch5/zero1_greedy": a folder under fixtures/submissions
+    exercise: str  # "ch5.zero1"
+    expected: str | dict[str, str]
+    marks: tuple = ()
+
+
+def _xfail(reason: str) -> tuple:
+    return (pytest.mark.xfail(strict=True, reason=reason),)
+
+
+BANNED_AR = "called torch.distributed.all_reduce"
+KIT = "imports the grading kit"
+
+
+ROWS = [
+    # -- chapter 2: ring_all_reduce may not reach torch's all-reduce by any route -------------
+    Verdict(
+        "ch2/_redteam/ar_c10d",
+        "ch2.ring_all_reduce",
+        {"result": "distributed_c10d", "ring": "distributed_c10d"},
+    ),
+    *(
+        Verdict(f"ch2/_redteam/{name}", "ch2.ring_all_reduce", {"result": BANNED_AR, "ring": BANNED_AR})
+        for name in ("ar_c10d_hidden", "ar_getattr", "ar_closure")
+    ),
+    Verdict(
+        "ch2/_redteam/ar_closure_thread",
+        "ch2.ring_all_reduce",
+        {"result": BANNED_AR, "ring": BANNED_AR},
+        marks=_xfail(
+            "3/3: the real all-reduce, taken from dist.all_reduce.__closure__, runs as a threading.Thread's "
+            "target; ObjectBans.called_from_graded_code() sees threading.py as the nearest non-torch "
+            "caller and runs the original; the ring part has no lower bound (0 bytes sent passes)"
+        ),
+    ),
+    Verdict(
+        "ch2/_redteam/ar_timeit",
+        "ch2.ring_all_reduce",
+        {"result": BANNED_AR, "ring": BANNED_AR},
+        marks=_xfail(
+            "3/3: distributed_c10d.all_reduce (getattr with an assembled name) called from code that "
+            "timeit.Timer compiles: its frames are '<timeit-src>', neither torch nor the graded folder, "
+            "so the refusal runs the original; timeit is not in the static scan; no ring lower bound"
+        ),
+    ),
+    # -- chapters 5 and 7: the kit's references are not importable -------------------------
+    Verdict("ch7/bubble_import", "ch7.bubble_fraction", {"formula": KIT, "measured": KIT}),
+    Verdict("ch7/bubble_import_module", "ch7.bubble_fraction", {"formula": KIT, "measured": KIT}),
+    Verdict(
+        "ch7/bubble_builtins_import",
+        "ch7.bubble_fraction",
+        {"formula": KIT, "measured": KIT},
+        marks=_xfail(
+            "2/2: builtins.__import__('graders.chapters.ch7.reference', None, None, ['x'], 0) called "
+            "directly passes no globals, and Doors._guarded_import treats a missing __name__ as "
+            "'not graded'; the call sits in a helper class's method, which the static scan does not "
+            "attribute to bubble_fraction"
+        ),
+    ),
+    Verdict(
+        "ch7/bubble_file_loader",
+        "ch7.bubble_fraction",
+        {"formula": KIT, "measured": KIT},
+        marks=_xfail(
+            "2/2: importlib.util.spec_from_file_location(<kit>/graders/chapters/ch7/reference.py) "
+            "loads the reference under another module name; only imports *named* graders.* are "
+            "refused, and the reference's own 'import graders...' comes from a module that is not "
+            "dtlab_impl.*"
+        ),
+    ),
+    Verdict("ch5/zmem_import", "ch5.zero_memory_per_gpu", {"formula": KIT, "paper": KIT}),
+    Verdict("ch5/zmem_import_module", "ch5.zero_memory_per_gpu", {"formula": KIT, "paper": KIT}),
+    Verdict(
+        "ch5/zmem_builtins_import",
+        "ch5.zero_memory_per_gpu",
+        {"formula": KIT, "paper": KIT},
+        marks=_xfail(
+            "2/2: builtins.__import__ called directly (no globals) imports graders.chapters.ch5.reference "
+            "from a helper class's method; neither the worker's import guard nor the static scan sees it"
+        ),
+    ),
+]
+
+_TESTS: dict[str, dict] = {}
+
+
+def _tests(chapter: str) -> dict:
+    if chapter not in _TESTS:
+        _TESTS[chapter] = mutants.exercise_tests(chapter)
+    return _TESTS[chapter]
+
+
+def _param(row: Verdict):
+    return pytest.param(row, id=row.sample, marks=row.marks)
+
+
+@pytest.mark.parametrize("row", [_param(r) for r in ROWS])
+def test_verdict(row: Verdict, harness):
+    chapter = row.exercise.split(".")[0]
+    impl = Impl.resolve(SAMPLES / row.sample)
+    tests = _tests(chapter)
+    if row.expected == FULL:
+        failed = mutants.grade_parts(impl, row.exercise, harness, tests)
+        assert failed == {}, f"{row.sample} lost points: " + "\n".join(f"{p}: {m}" for p, m in failed.items())
+        return
+    expected = row.expected
+    # a cheat is graded on the parts it must lose only: the others do not change its verdict
+    only = {key: fns for key, fns in tests.items() if key[0] == row.exercise and key[1] in expected}
+    failed = mutants.grade_parts(impl, row.exercise, harness, only)
+    kept = sorted(set(expected) - set(failed))
+    assert not kept, f"{row.sample} kept credit for {kept}"
+    for part, fragment in expected.items():
+        assert fragment in failed[part], f"{row.sample}, part {part}: {fragment!r} not in:\n{failed[part]}"
