@@ -41,6 +41,7 @@ def _xfail(reason: str) -> tuple:
 
 BANNED_AR = "called torch.distributed.all_reduce"
 KIT = "imports the grading kit"
+FRAMES = "reads the interpreter's frames"
 
 
 ROWS = [
@@ -72,6 +73,26 @@ ROWS = [
             "3/3: distributed_c10d.all_reduce (getattr with an assembled name) called from code that "
             "timeit.Timer compiles: its frames are '<timeit-src>', neither torch nor the graded folder, "
             "so the refusal runs the original; timeit is not in the static scan; no ring lower bound"
+        ),
+    ),
+    # -- chapter 4: a parameter server must not read the grader -------------------------------
+    Verdict("ch4/ps_getframe", "ch4.param_server", {"result": "sys._getframe", "traffic": "sys._getframe"}),
+    Verdict("ch4/ps_getframe_hidden", "ch4.param_server", {"result": FRAMES, "traffic": FRAMES}),
+    Verdict(
+        "ch4/ps_traceback",
+        "ch4.param_server",
+        {"result": "reads a frame through a traceback", "traffic": "reads a frame through a traceback"},
+    ),
+    Verdict("ch4/ps_kit_reference", "ch4.param_server", {"result": KIT, "traffic": KIT}),
+    Verdict(
+        "ch4/ps_logging_frame",
+        "ch4.param_server",
+        {"result": FRAMES, "traffic": FRAMES},
+        marks=_xfail(
+            "4/4: getattr(logging, 'current' + 'frame')() hands graded code the grader's frames (the "
+            "audit hook checks only the frame that called sys._getframe: logging's lambda); f_back and "
+            "f_locals are not audited, operator.attrgetter('f_back') is not scanned; zeros of the right "
+            "sizes satisfy the traffic lower bounds"
         ),
     ),
     # -- chapters 5 and 7: the kit's references are not importable -------------------------
