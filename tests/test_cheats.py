@@ -122,6 +122,31 @@ ROWS = [
     ),
     Verdict("ch5/zero2_divide_first", "ch5.zero2", FULL),
     Verdict("ch5/zero2_per_param", "ch5.zero2", FULL),
+    # -- chapter 5: torch's ZeroRedundancyOptimizer is banned at the class ------------------
+    Verdict(
+        "ch5/zero1_subclasses",
+        "ch5.zero1",
+        {part: "walks a class's subclasses" for part in ("result", "memory", "crosscheck")},
+    ),
+    Verdict(
+        "ch5/zero1_subclasses_hidden",
+        "ch5.zero1",
+        {
+            part: "called torch.distributed.optim.ZeroRedundancyOptimizer"
+            for part in ("result", "memory", "crosscheck")
+        },
+    ),
+    Verdict(
+        "ch5/zero1_subclasses_timeit",
+        "ch5.zero1",
+        {part: "ZeroRedundancyOptimizer" for part in ("result", "memory", "crosscheck")},
+        marks=_xfail(
+            "5/6 (only traffic lost, for the missing all-gather): ZeroRedundancyOptimizer, found through "
+            "__subclasses__ (assembled name), is built and stepped only from timeit-compiled code; the "
+            "swapped-in refusal sees '<timeit-src>' as its caller, not graded code, and runs torch's class"
+        ),
+    ),
+    Verdict("ch5/zero1_mro_decoy", "ch5.zero1", {"memory": "born in a step and still alive one step later"}),
     # -- chapter 5: full ZeRO-2 gradients kept where a ledger might not look ----------------
     *(
         Verdict(f"ch5/zero2_hoard_{where}", "ch5.zero2", {"memory": BORN_IN_BACKWARD})
