@@ -96,6 +96,23 @@ ROWS = [
             "sizes satisfy the traffic lower bounds"
         ),
     ),
+    # -- chapter 4: DDP and sharded data parallelism ------------------------------------------
+    Verdict("ch4/ddp_tensor_hooks", "ch4.ddp", FULL),
+    Verdict(
+        "ch4/ddp_queue_callback", "ch4.ddp", {"overlap": "waited for backward instead of overlapping it"}
+    ),
+    Verdict(
+        "ch4/ddp_untraced",
+        "ch4.ddp",
+        {"overlap": "all_reduce"},
+        marks=_xfail(
+            "10/10: the hooks launch on time all-reduces of zeros the size of each bucket (the trace's "
+            "buckets and overlap are right); the gradients are averaged after backward by the "
+            "unwrapped all-reduce from dist.all_reduce.__closure__ (assembled name), which the recorder "
+            "never sees: only banned originals are guarded, the others are reachable and untraced"
+        ),
+    ),
+    Verdict("ch4/fsdp_resize", "ch4.fsdp", FULL),
     # -- chapter 5: ZeRO-1 and ZeRO-2 written another way ----------------------------------
     Verdict("ch5/zero1_per_param", "ch5.zero1", FULL),
     Verdict(
@@ -147,6 +164,25 @@ ROWS = [
         ),
     ),
     Verdict("ch5/zero1_mro_decoy", "ch5.zero1", {"memory": "born in a step and still alive one step later"}),
+    Verdict(
+        "ch5/zero2_hoard_numpy_helper",
+        "ch5.zero2",
+        {"memory": "as a numpy array (.numpy())"},
+        marks=_xfail(
+            "memory passes: the .numpy() copy sits in a helper class's method (_Store.keep); "
+            "ScanResult.for_symbol follows names a symbol references to *top-level* scopes only, so a "
+            "finding in 'Helper.method' (or in a helper's nested function) is never attributed"
+        ),
+    ),
+    Verdict(
+        "ch5/zero2_hoard_numpy_module",
+        "ch5.zero2",
+        {"memory": "numpy"},
+        marks=_xfail(
+            "memory passes: numpy is imported by a sibling module of the submission (_store.py, "
+            "imported relatively); the harness scans only the graded module's own file"
+        ),
+    ),
     # -- chapter 5: ZeRO-3 ------------------------------------------------------------------
     Verdict("ch5/zero3_prefetch", "ch5.zero3", FULL),
     Verdict("ch5/zero3_keep_gathered", "ch5.zero3", {"memory": "alive when forward returned"}),
