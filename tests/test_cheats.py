@@ -76,6 +76,17 @@ ROWS = [
             "so the refusal runs the original; timeit is not in the static scan; no ring lower bound"
         ),
     ),
+    Verdict(
+        "ch2/_redteam/ar_recorder_off",
+        "ch2.ring_all_reduce",
+        {"result": BANNED_AR, "ring": BANNED_AR},
+        marks=_xfail(
+            "3/3: the RecordedWork of one isend carries the recorder (send._recorder); with "
+            "recorder.active = False its wrappers call torch's all-reduce unrecorded and unchecked "
+            "(and the doors' audit hook stands down too); nothing in the scan or the state guard "
+            "notices an attribute of the recorder changing"
+        ),
+    ),
     # -- chapter 4: a parameter server must not read the grader -------------------------------
     Verdict("ch4/ps_getframe", "ch4.param_server", {"result": "sys._getframe", "traffic": "sys._getframe"}),
     Verdict("ch4/ps_getframe_hidden", "ch4.param_server", {"result": FRAMES, "traffic": FRAMES}),
@@ -110,6 +121,17 @@ ROWS = [
             "buckets and overlap are right); the gradients are averaged after backward by the "
             "unwrapped all-reduce from dist.all_reduce.__closure__ (assembled name), which the recorder "
             "never sees: only banned originals are guarded, the others are reachable and untraced"
+        ),
+    ),
+    Verdict(
+        "ch4/ddp_silenced",
+        "ch4.ddp",
+        {"overlap": "waited for backward instead of overlapping it"},
+        marks=_xfail(
+            "10/10: the DDP clears p._post_accumulate_grad_hooks (a plain dict on each parameter) "
+            "before registering its own hook, removing the kit's ready reporters; with no ready:* "
+            "events, late_bucket finds no complete bucket, and launching everything from an "
+            "end-of-backward callback passes overlap"
         ),
     ),
     Verdict("ch4/fsdp_resize", "ch4.fsdp", FULL),
