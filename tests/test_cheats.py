@@ -308,6 +308,17 @@ ROWS = [
             "torch.save nor io is in the scan (pickle is, by module name only)"
         ),
     ),
+    Verdict(
+        "ch4/ps_side_channel",
+        "ch4.param_server",
+        {"traffic": "server"},
+        marks=_xfail(
+            "4/4: gradients and parameters travel through torch.save/torch.load files in the temp "
+            "directory; the p2p messages have the right sizes and peers (a parameter-sized hello, a "
+            "gradient-sized done, a 1-element ready) but carry zeros: the traffic bounds count bytes "
+            "and peers, never what the bytes are; torch.save/load, tempfile and os are not scanned"
+        ),
+    ),
     # -- chapters 5 and 7: the kit's references are not importable -------------------------
     Verdict("ch7/bubble_import", "ch7.bubble_fraction", {"formula": KIT, "measured": KIT}),
     Verdict("ch7/bubble_import_module", "ch7.bubble_fraction", {"formula": KIT, "measured": KIT}),
