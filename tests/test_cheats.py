@@ -9,6 +9,11 @@ named in its row, each with a message that says what was found.
 A row whose verdict is wrong today (a cheat that keeps credit, an honest sample that loses
 points) is marked ``xfail(strict=True)`` with what the graders get wrong: when the graders are
 fixed, the row starts passing and the mark must go.
+
+Chapter 2's samples live in ``fixtures/submissions/ch2/_redteam/``: ``dtlab grade`` skips
+folders whose name starts with ``_``, so ``tests/test_samples.py``'s class of students is
+unchanged. A cheat is graded on the parts it must lose only (the others do not change its
+verdict); an honest sample on every part. Run with ``--hypothesis-profile ci --dtlab-deadline 5``.
 """
 
 from __future__ import annotations
@@ -315,7 +320,7 @@ ROWS = [
         marks=_xfail(
             "4/4: gradients and parameters travel through torch.save/torch.load files in the temp "
             "directory; the p2p messages have the right sizes and peers (a parameter-sized hello, a "
-            "gradient-sized done, a 1-element ready) but carry zeros: the traffic bounds count bytes "
+            "gradient-sized done, 1-element ready and ack) but carry zeros: the traffic bounds count bytes "
             "and peers, never what the bytes are; torch.save/load, tempfile and os are not scanned"
         ),
     ),
@@ -387,3 +392,17 @@ def test_verdict(row: Verdict, harness):
     assert not kept, f"{row.sample} kept credit for {kept}"
     for part, fragment in expected.items():
         assert fragment in failed[part], f"{row.sample}, part {part}: {fragment!r} not in:\n{failed[part]}"
+        assert "Traceback" not in failed[part]
+
+
+def test_every_sample_has_a_row_and_says_what_it_is():
+    folders = {
+        str(path.parent.relative_to(SAMPLES))
+        for chapter in ("ch2/_redteam", "ch4", "ch5", "ch7")
+        for path in (SAMPLES / chapter).glob("*/*.py")
+    }
+    assert folders == {row.sample for row in ROWS}
+    for folder in folders:
+        for path in (SAMPLES / folder).glob("*.py"):
+            first = path.read_text().lstrip().split("\n", 1)[0]
+            assert first.startswith('"""'), f"{path} starts without a docstring"
