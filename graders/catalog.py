@@ -67,6 +67,8 @@ DOORS: dict[str, str] = {
     "ctypes": "calls native code",
     "graders.*": "imports the grading kit, whose references are the answers",
     "signal.signal": "installs a signal handler, which is handed the interrupted frame",
+    "thread": "starts a thread, whose calls and memory would escape the graders",
+    "side channel": "moves data behind the graders' back (a file written, a socket)",
 }
 #: doors that are objects, refused like banned ones in every exercise
 DOOR_OBJECTS = frozenset({"signal.signal"})
@@ -83,6 +85,8 @@ class Exercise:
     #: its memory is measured by the live ledger (torch storages): places where memory lives
     #: outside them (numpy, Python lists, pickles, files, threads) are closed to it
     measured_memory: bool = False
+    #: it runs on several ranks: data may travel only through the graded calls (no files, sockets)
+    multi_rank: bool = True
 
     @property
     def chapter(self) -> str:
@@ -115,12 +119,13 @@ def _exercises(
     *rows: tuple,
     banned: frozenset[str] = frozenset(),
     measured_memory: bool = False,
+    multi_rank: bool = True,
 ):
     """The exercises of one module: rows of ``(name, parts, title[, symbol])``; the symbol is the
     name unless given."""
     for name, parts, title, *symbol in rows:
         symbol = symbol[0] if symbol else name
-        yield Exercise(f"{chapter}.{name}", module, symbol, parts, title, banned, measured_memory)
+        yield Exercise(f"{chapter}.{name}", module, symbol, parts, title, banned, measured_memory, multi_rank)
 
 
 P2P_ONLY = COLLECTIVES  # chapter 2 builds the collectives from send/recv
@@ -157,6 +162,7 @@ CHAPTERS: dict[str, Chapter] = {
                     "cost_model",
                     ("alpha_beta_time", {"formula": 1}, "alpha-beta time model"),
                     ("bus_bandwidth", {"formula": 1}, "bus bandwidth (nccl-tests)"),
+                    multi_rank=False,
                 ),
             ),
         ),
@@ -240,12 +246,14 @@ CHAPTERS: dict[str, Chapter] = {
                         "OffloadOptimizer",
                     ),
                     banned=ZERO_BANNED,
+                    multi_rank=False,
                 ),
                 *_exercises(
                     "ch5",
                     "zero_cost",
                     ("zero_memory_per_gpu", {"formula": 1, "paper": 1}, "memory per GPU"),
                     ("zero_comm_volume", {"formula": 2}, "communication per step"),
+                    multi_rank=False,
                 ),
             ),
         ),
@@ -265,9 +273,13 @@ CHAPTERS: dict[str, Chapter] = {
                         "interleaved 1F1B schedule",
                     ),
                     banned=TORCH_PIPELINING,
+                    multi_rank=False,
                 ),
                 *_exercises(
-                    "ch7", "bubble", ("bubble_fraction", {"formula": 1, "measured": 1}, "pipeline bubble")
+                    "ch7",
+                    "bubble",
+                    ("bubble_fraction", {"formula": 1, "measured": 1}, "pipeline bubble"),
+                    multi_rank=False,
                 ),
                 *_exercises(
                     "ch7",

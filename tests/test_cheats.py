@@ -65,21 +65,11 @@ ROWS = [
         "ch2/_redteam/ar_closure_thread",
         "ch2.ring_all_reduce",
         {"result": BANNED_AR, "ring": BANNED_AR},
-        marks=_xfail(
-            "3/3: the real all-reduce, taken from dist.all_reduce.__closure__, runs as a threading.Thread's "
-            "target; ObjectBans.called_from_graded_code() sees threading.py as the nearest non-torch "
-            "caller and runs the original; the ring part has no lower bound (0 bytes sent passes)"
-        ),
     ),
     Verdict(
         "ch2/_redteam/ar_timeit",
         "ch2.ring_all_reduce",
         {"result": BANNED_AR, "ring": BANNED_AR},
-        marks=_xfail(
-            "3/3: distributed_c10d.all_reduce (getattr with an assembled name) called from code that "
-            "timeit.Timer compiles: its frames are '<timeit-src>', neither torch nor the graded folder, "
-            "so the refusal runs the original; timeit is not in the static scan; no ring lower bound"
-        ),
     ),
     Verdict(
         "ch2/_redteam/ar_recorder_off",
@@ -105,12 +95,6 @@ ROWS = [
         "ch4/ps_logging_frame",
         "ch4.param_server",
         {"result": FRAMES, "traffic": FRAMES},
-        marks=_xfail(
-            "4/4: getattr(logging, 'current' + 'frame')() hands graded code the grader's frames (the "
-            "audit hook checks only the frame that called sys._getframe: logging's lambda); f_back and "
-            "f_locals are not audited, operator.attrgetter('f_back') is not scanned; zeros of the right "
-            "sizes satisfy the traffic lower bounds"
-        ),
     ),
     # -- chapter 4: DDP and sharded data parallelism ------------------------------------------
     Verdict("ch4/ddp_tensor_hooks", "ch4.ddp", FULL),
@@ -146,12 +130,6 @@ ROWS = [
         "ch5/zero1_greedy",
         "ch5.zero1",
         FULL,
-        marks=_xfail(
-            "loses traffic (1/6): a greedy whole-parameter partition (torch's ZeroRedundancyOptimizer) "
-            "owns up to the balanced share plus the largest parameter, and memory accepts that, but "
-            "traffic's wire_bytes_limit is 2(N-1) x the balanced shard: world_size=3 sends 1,056 > 960 B "
-            "(its largest partition is the 66-element embedding, the balanced share 60)"
-        ),
     ),
     Verdict(
         "ch5/zero1_grad_buffer",
@@ -184,11 +162,6 @@ ROWS = [
         "ch5/zero1_subclasses_timeit",
         "ch5.zero1",
         {part: "ZeroRedundancyOptimizer" for part in ("result", "memory", "crosscheck")},
-        marks=_xfail(
-            "5/6 (only traffic lost, for the missing all-gather): ZeroRedundancyOptimizer, found through "
-            "__subclasses__ (assembled name), is built and stepped only from timeit-compiled code; the "
-            "swapped-in refusal sees '<timeit-src>' as its caller, not graded code, and runs torch's class"
-        ),
     ),
     Verdict("ch5/zero1_mro_decoy", "ch5.zero1", {"memory": "born in a step and still alive one step later"}),
     Verdict(
@@ -331,23 +304,11 @@ ROWS = [
         "ch7/bubble_builtins_import",
         "ch7.bubble_fraction",
         {"formula": KIT, "measured": KIT},
-        marks=_xfail(
-            "2/2: builtins.__import__('graders.chapters.ch7.reference', None, None, ['x'], 0) called "
-            "directly passes no globals, and Doors._guarded_import treats a missing __name__ as "
-            "'not graded'; the call sits in a helper class's method, which the static scan does not "
-            "attribute to bubble_fraction"
-        ),
     ),
     Verdict(
         "ch7/bubble_file_loader",
         "ch7.bubble_fraction",
         {"formula": KIT, "measured": KIT},
-        marks=_xfail(
-            "2/2: importlib.util.spec_from_file_location(<kit>/graders/chapters/ch7/reference.py) "
-            "loads the reference under another module name; only imports *named* graders.* are "
-            "refused, and the reference's own 'import graders...' comes from a module that is not "
-            "dtlab_impl.*"
-        ),
     ),
     Verdict("ch5/zmem_import", "ch5.zero_memory_per_gpu", {"formula": KIT, "paper": KIT}),
     Verdict("ch5/zmem_import_module", "ch5.zero_memory_per_gpu", {"formula": KIT, "paper": KIT}),
@@ -355,10 +316,6 @@ ROWS = [
         "ch5/zmem_builtins_import",
         "ch5.zero_memory_per_gpu",
         {"formula": KIT, "paper": KIT},
-        marks=_xfail(
-            "2/2: builtins.__import__ called directly (no globals) imports graders.chapters.ch5.reference "
-            "from a helper class's method; neither the worker's import guard nor the static scan sees it"
-        ),
     ),
 ]
 

@@ -1,49 +1,35 @@
-"""Worker side: bans that hold at the object, not at the name, and the doors around them.
+"""Worker side: bans that hold at the object, not at the name.
 
 A name can be rebound, but every route to a banned object — ``torch.distributed.all_reduce``,
 ``distributed_c10d.all_reduce``, ``dist.all_reduce.__wrapped__``,
 ``torch.optim.Optimizer.__subclasses__()``, a module's ``__dict__``, ``gc.get_objects()`` —
 ends at the same function objects. So while graded code runs, :class:`ObjectBans` swaps the
 code of every Python function behind a banned name (a function and its ``__wrapped__`` chain,
-a class's methods, every function of a banned module tree) for a refusal. The refusal asks
-who is calling: from graded code (the nearest frame outside torch is in the graded folder) it
-records the attempt in the trace and raises :class:`BannedCallError`, even if the student
-catches it; from the kit or from torch itself it runs the original code.
-
-:class:`Doors` closes what graded code has no business opening, with an audit hook that cannot
-be removed: reading frames (``sys._getframe``, ``inspect.currentframe``, a traceback's
-``tb_frame``, a generator's ``gi_frame``), walking every object (``gc.get_objects`` and its
-siblings), tracing (``sys.settrace``), building functions or code objects by hand, rewriting
-a function's ``__code__``, native code (``ctypes``), and importing the grading kit. Each is a
-banned call of the exercise, with an integrity line.
+a class's methods, every function of a banned module tree) for a refusal
+(:func:`swap_code`: the same mechanism traces ``torch.distributed``, see
+:mod:`graders.comm.recorder`). The refusal asks who is behind the call
+(:mod:`graders.comm.callers`): graded code anywhere below, or a thread it started, and the
+attempt is recorded in the trace and refused with :class:`BannedCallError`, even if the
+student catches it; the kit, or torch on the kit's behalf, runs the original code.
 """
 
 from __future__ import annotations
 
-import builtins
 import importlib
-import importlib.util
-import inspect
-import os
 import sys
 import time
-import traceback
 import types
 import warnings
 from collections.abc import Callable
 
-import torch
-
 from graders.catalog import DOORS
+from graders.comm.callers import graded_request
 from graders.errors import BannedCallError
 
-_TORCH_DIR = os.path.dirname(torch.__file__) + os.sep
-#: modules that hand graded code what it asked for (frames, native calls): the requester is their caller
-_PASS_THROUGH = (inspect.__file__, os.path.dirname(importlib.util.find_spec("ctypes").origin) + os.sep)
-#: and those that hand back what ``sys._getframe`` gave them (``traceback.walk_stack``)
-_FRAME_PASS_THROUGH = (*_PASS_THROUGH, traceback.__file__)
-_KIT_PACKAGE = "graders"
-_GRADED_PACKAGE = "dtlab_impl"
+#: why a door is refused, after what it does
+WHY_DOORS = "graded code may not reach the grader's frames, objects or code"
+#: the file name of every swapped-in code object: not graded code, not torch's
+SWAPPED_FILE = "<dtlab guard>"
 
 
 class _Refusal:
@@ -53,38 +39,39 @@ class _Refusal:
         self.bans, self.dotted, self.original = bans, dotted, original
 
     def __call__(self, args: tuple, kwargs: dict):
-        if self.bans.called_from_graded_code():
+        if self.bans.graded_request(sys._getframe(2)):
             self.bans.refuse(self.dotted)
         return self.original(*args, **kwargs)
 
 
-_PLACEHOLDER = "__dtlab_refusal__"
-_REFUSAL_FILE = "<dtlab refusal>"
+_PLACEHOLDER = "__dtlab_handler__"
 _templates: dict[int, types.CodeType] = {}
 
 
-def _refusing_code(free_vars: int, refusal: _Refusal) -> types.CodeType:
-    """Code that calls ``refusal(args, kwargs)``, with ``free_vars`` free variables so that it
-    can replace the code of a closure (a function's code and closure must agree in size)."""
+def swap_code(fn: types.FunctionType, handler: Callable[[tuple, dict], object]) -> types.CodeType:
+    """Code for ``fn`` that calls ``handler(args, kwargs)``: ``fn.__code__ = swap_code(fn, h)``
+    makes every route to ``fn`` reach ``h`` (the code keeps ``fn``'s number of free variables,
+    as a function's code and closure must agree in size)."""
+    free_vars = len(fn.__code__.co_freevars)
     template = _templates.get(free_vars)
     if template is None:
         names = [f"_free{i}" for i in range(free_vars)]
-        lines = ["def _outer():", *(f"    {n} = None" for n in names), "    def _refuse(*args, **kwargs):"]
+        lines = ["def _outer():", *(f"    {n} = None" for n in names), "    def _swapped(*args, **kwargs):"]
         if names:
             lines.append("        " + ", ".join(names) + ",")
-        lines += [f"        return {_PLACEHOLDER!r}(args, kwargs)", "    return _refuse"]
+        lines += [f"        return {_PLACEHOLDER!r}(args, kwargs)", "    return _swapped"]
         namespace: dict = {}
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", SyntaxWarning)  # "str is not callable": it is replaced
-            exec(compile("\n".join(lines), _REFUSAL_FILE, "exec"), namespace)
+            exec(compile("\n".join(lines), SWAPPED_FILE, "exec"), namespace)
         template = _templates[free_vars] = next(
             c for c in namespace["_outer"].__code__.co_consts if isinstance(c, types.CodeType)
         )
-    consts = tuple(refusal if c == _PLACEHOLDER else c for c in template.co_consts)
+    consts = tuple(handler if c == _PLACEHOLDER else c for c in template.co_consts)
     return template.replace(co_consts=consts)
 
 
-def _clone(fn: types.FunctionType) -> types.FunctionType:
+def clone(fn: types.FunctionType) -> types.FunctionType:
     """A second function object with ``fn``'s original code, globals, defaults and closure."""
     twin = types.FunctionType(fn.__code__, fn.__globals__, fn.__name__, fn.__defaults__, fn.__closure__)
     twin.__kwdefaults__ = fn.__kwdefaults__
@@ -121,19 +108,13 @@ class ObjectBans:
         self._shadowed: list[tuple[object, str, object]] = []
         self._prepared: dict[tuple[str, int], tuple[object, list]] = {}
 
-    def called_from_graded_code(self) -> bool:
-        """Whether the nearest caller outside torch (and outside the refusals) is graded code."""
-        frame = sys._getframe(1)
-        while frame is not None:
-            filename = frame.f_code.co_filename
-            if not (filename.startswith(_TORCH_DIR) or filename in (__file__, _REFUSAL_FILE)):
-                return is_graded_frame(frame, self.recorder.site_root)
-            frame = frame.f_back
-        return False
+    def graded_request(self, frame) -> bool:
+        """Whether graded code is behind the call running in ``frame`` (see :mod:`.callers`)."""
+        return graded_request(frame, self.recorder.site_root, skip_files=(__file__, SWAPPED_FILE))
 
     def refuse(self, dotted: str, why: str = "") -> None:
         if not why and dotted in DOORS:
-            why = f"it {DOORS[dotted]}; {_WHY}"
+            why = f"it {DOORS[dotted]}; {WHY_DOORS}"
         recorder = self.recorder
         site = recorder._student_site()
         recorder.events.append(("banned:" + dotted, 0, -1, (), time.perf_counter_ns(), site))
@@ -163,8 +144,7 @@ class ObjectBans:
         if swaps is None or swaps[0] is not obj:
             made = []
             for fn in _functions_of(obj):
-                refusal = _Refusal(self, dotted, _clone(fn))
-                made.append((fn, fn.__code__, _refusing_code(len(fn.__code__.co_freevars), refusal)))
+                made.append((fn, fn.__code__, swap_code(fn, _Refusal(self, dotted, clone(fn)))))
             swaps = self._prepared[key] = (obj, made)
         return list(swaps[1])
 
@@ -172,7 +152,7 @@ class ObjectBans:
         bans = self
 
         def stand_in(*args, **kwargs):
-            if bans.called_from_graded_code():
+            if bans.graded_request(sys._getframe(1)):
                 bans.refuse(dotted)
             return original(*args, **kwargs)
 
@@ -223,108 +203,3 @@ def _resolve(dotted: str) -> tuple[object, str, object]:
         except AttributeError:
             return None, "", None
     return None, "", None
-
-
-# -- the doors: an audit hook, and the import of the kit ----------------------------------------
-
-#: audited events graded code may not cause -> their name in ``catalog.DOORS``
-_DOOR_EVENTS = {
-    name: name
-    for name in (
-        "sys._getframe",
-        "sys._current_frames",
-        "sys.settrace",
-        "sys.setprofile",
-        "gc.get_objects",
-        "gc.get_referrers",
-        "gc.get_referents",
-        "function.__new__",
-        "code.__new__",
-    )
-}
-_FRAME_ATTRIBUTES = {"tb_frame", "gi_frame", "cr_frame", "ag_frame"}
-_WHY = "graded code may not reach the grader's frames, objects or code"
-
-
-class Doors:
-    """Refuses the doors above to graded code while a recorder is active (one per worker)."""
-
-    def __init__(self, recorder) -> None:
-        self.recorder = recorder
-        self._inside = False
-        self._import = builtins.__import__
-        self._import_module = importlib.import_module
-
-    def install(self) -> None:
-        """Add the audit hook (for the life of the process: audit hooks cannot be removed)."""
-        sys.addaudithook(self._audit)
-
-    def _audit(self, event: str, args: tuple) -> None:
-        if not self.recorder.active or self._inside:
-            return
-        if event in _DOOR_EVENTS:
-            door = _DOOR_EVENTS[event]
-        elif event == "object.__getattr__" and len(args) > 1 and args[1] in _FRAME_ATTRIBUTES:
-            door = "frame"
-        elif event == "object.__setattr__" and len(args) > 1 and args[1] == "__code__":
-            door = "function.__code__"
-        elif event.startswith("ctypes."):
-            door = "ctypes"
-        else:
-            return
-        self._inside = True
-        try:
-            graded = self._requested_by_graded_code(event)
-        finally:
-            self._inside = False
-        if graded:
-            self.recorder.bans.refuse(door, f"it {DOORS[door]}; {_WHY}")
-
-    def _requested_by_graded_code(self, event: str) -> bool:
-        """Whether the frame that caused the event (through ``inspect``, ``ctypes`` or, for a
-        frame, ``traceback``, which hand graded code what it asked for) is graded code."""
-        passing = _FRAME_PASS_THROUGH if event == "sys._getframe" else _PASS_THROUGH
-        frame = sys._getframe(2)
-        while frame is not None and frame.f_code.co_filename.startswith(passing):
-            frame = frame.f_back
-        return frame is not None and is_graded_frame(frame, self.recorder.site_root)
-
-    # -- the kit is not importable from graded code --------------------------------------------
-    def open(self) -> None:
-        """While graded code runs: ``import graders...`` from a graded module is refused."""
-        builtins.__import__ = self._guarded_import
-        importlib.import_module = self._guarded_import_module
-
-    def close(self) -> None:
-        builtins.__import__ = self._import
-        importlib.import_module = self._import_module
-
-    def _guarded_import(self, name, globals=None, locals=None, fromlist=(), level=0):
-        if level == 0 and _is_kit(name) and _is_graded((globals or {}).get("__name__", "")):
-            self._refuse_kit(name)
-        return self._import(name, globals, locals, fromlist, level)
-
-    def _guarded_import_module(self, name, package=None):
-        caller = sys._getframe(1).f_globals.get("__name__", "")
-        if not name.startswith(".") and _is_kit(name) and _is_graded(caller):
-            self._refuse_kit(name)
-        return self._import_module(name, package)
-
-    def _refuse_kit(self, name: str) -> None:
-        self.recorder.bans.refuse(_KIT_PACKAGE + ".*", f"it {DOORS['graders.*']} ({name})")
-
-
-def is_graded_frame(frame, root: str) -> bool:
-    """A frame of graded code: its file is in the graded folder, or it runs code the graded
-    code compiled itself (``exec``), in a graded module's globals."""
-    if root and frame.f_code.co_filename.startswith(root):
-        return True
-    return frame.f_code.co_filename.startswith("<") and _is_graded(frame.f_globals.get("__name__", ""))
-
-
-def _is_kit(name: str) -> bool:
-    return name == _KIT_PACKAGE or name.startswith(_KIT_PACKAGE + ".")
-
-
-def _is_graded(module_name: str) -> bool:
-    return module_name == _GRADED_PACKAGE or module_name.startswith(_GRADED_PACKAGE + ".")

@@ -1,7 +1,11 @@
-"""Worker side: record every ``torch.distributed`` call made by student code, and guard banned ones.
+"""Worker side: record every ``torch.distributed`` call graded code makes, and guard banned ones.
 
-The recorder replaces the public entry points of the ``torch.distributed`` namespace with thin
-wrappers, once, when a worker starts. While a student call is active each wrapper:
+Tracing holds at the object, as bans do: when a worker starts, the code of every public
+``torch.distributed`` function (and of the function it wraps, ``__wrapped__``) is swapped for a
+trampoline (:func:`graders.comm.guard.swap_code`), so every route to it — the public name,
+``distributed_c10d``, a closure that kept the original — goes through the recorder. While a
+student call is active and graded code is behind a call (:mod:`graders.comm.callers`), the
+trampoline:
 
 * refuses the call with :class:`BannedCallError` if the exercise bans it (the attempt is
   recorded too, so catching the error does not hide it);
@@ -9,38 +13,65 @@ wrappers, once, when a worker starts. While a student call is active each wrappe
 * writes what it is about to block in to the rank's status board, which the driver reads
   when a task misses its deadline (the hang report).
 
-The original functions stay reachable as :data:`REAL` for grader code running in the worker.
-Outside student calls the wrappers pass straight through.
+A collective that calls another inside (``all_gather_object`` calls ``all_gather``) is
+recorded once. The kit's own calls, and everything outside student calls, run the originals
+untraced; :data:`REAL` holds them for grader code in the worker.
 """
 
 from __future__ import annotations
 
 import inspect
-import json
 import os
 import sys
 import time
 from collections.abc import Callable
 from typing import Any
 
-import torch
 import torch.distributed as dist
 
 from graders import catalog
-from graders.comm.guard import Doors, ObjectBans
+from graders.comm.calls import (
+    P2P_RECV,
+    P2P_SEND,
+    OnTheWire,
+    RecordedWork,
+    buffer_bytes,
+    describe,
+    nbytes_of,
+    payload_and_peer,
+)
+from graders.comm.doors import Doors
+from graders.comm.guard import ObjectBans, clone, swap_code
 from graders.errors import BannedCallError
 
-P2P_SEND = ("send", "isend")
-P2P_RECV = ("recv", "irecv")
 COLLECTIVES = tuple(sorted(catalog.COLLECTIVES))
 WRAPPED = P2P_SEND + P2P_RECV + COLLECTIVES + ("batch_isend_irecv",)
 
-#: The unwrapped ``torch.distributed`` functions, for the kit's own code in workers.
-REAL: dict[str, Callable[..., Any]] = {name: getattr(dist, name) for name in WRAPPED}
-_REAL_P2POP = dist.P2POp
-
+#: The public ``torch.distributed`` functions (whose code the recorder swaps), by name
+_PUBLIC: dict[str, Callable[..., Any]] = {name: getattr(dist, name) for name in WRAPPED}
+#: Untraced copies of them, for the kit's own code in workers
+REAL: dict[str, Callable[..., Any]] = {name: clone(fn) for name, fn in _PUBLIC.items()}
 # Positional names for the arguments the recorder needs, per op.
-_SIGNATURES = {name: inspect.signature(fn) for name, fn in REAL.items()}
+_SIGNATURES = {name: inspect.signature(fn) for name, fn in _PUBLIC.items()}
+
+
+class _Traced:
+    """What a ``torch.distributed`` function runs (a constant in its swapped code)."""
+
+    def __init__(self, recorder: Recorder, name: str, original: Callable) -> None:
+        self.recorder, self.name, self.original = recorder, name, original
+
+    def __call__(self, args: tuple, kwargs: dict):
+        recorder = self.recorder
+        if recorder.active and not recorder.depth and recorder.bans.graded_request(sys._getframe(2)):
+            recorder.depth += 1
+            try:
+                bound = _SIGNATURES[self.name].bind(*args, **kwargs)
+                bound.apply_defaults()
+                return recorder._call(self.name, self.original, bound.arguments, args, kwargs)
+            finally:
+                recorder.depth -= 1
+        return self.original(*args, **kwargs)
 
 
 class Recorder:
@@ -52,38 +83,36 @@ class Recorder:
         self.banned: frozenset[str] = frozenset()
         self.exercise = ""
         self.active = False
+        self.depth = 0  # inside a traced call: the calls it makes are its own
         self.site_root = ""
         self._group_ranks: dict[int, tuple[int, ...]] = {}
         self._import_guard: _ImportGuard | None = None
         self.bans = ObjectBans(self)
         self.doors = Doors(self)
         self.on_the_wire = OnTheWire()
+        self._wait = self._waiting_function()
 
     # -- lifecycle -------------------------------------------------------------------------
     def install(self) -> None:
-        for name in WRAPPED:
-            setattr(dist, name, self._wrap(name))
+        """Trace every public ``torch.distributed`` function, by whatever route it is reached."""
+        for name, public in _PUBLIC.items():
+            chain = [public]
+            while isinstance(getattr(chain[-1], "__wrapped__", None), type(public)):
+                chain.append(chain[-1].__wrapped__)
+            for fn in chain:
+                fn.__code__ = swap_code(fn, _Traced(self, name, clone(fn)))
         self.doors.install()
-        recorder = self
 
-        class P2POp(_REAL_P2POP):
-            """``dist.P2POp`` that accepts the recorder's isend/irecv wrappers."""
-
-            def __new__(cls, op, *args, **kwargs):
-                return _REAL_P2POP.__new__(cls, recorder._unwrap(op), *args, **kwargs)
-
-            def __init__(self, op, *args, **kwargs):
-                super().__init__(recorder._unwrap(op), *args, **kwargs)
-
-        dist.P2POp = P2POp
-
-    def begin(self, exercise: str, banned: frozenset[str], site_root: str) -> None:
+    def begin(
+        self, exercise: str, banned: frozenset[str], site_root: str, *, side_channels: bool = True
+    ) -> None:
         """Start recording a student call (the trace keeps growing until :meth:`take`).
 
-        ``banned`` holds ``torch.distributed`` function names (``"all_reduce"``) and dotted
-        names of anything else (``"torch.optim.AdamW"``,
-        ``"torch.nn.parallel.DistributedDataParallel"``), which are replaced by a refusing
-        stand-in until :meth:`end`.
+        ``banned`` holds ``torch.distributed`` function names (``"all_reduce"``), refused by
+        the trampolines, and dotted names of anything else (``"torch.optim.AdamW"``,
+        ``"torch.nn.parallel.DistributedDataParallel"``, ``"package.*"``), refused at the object
+        until :meth:`end`. ``side_channels`` closes files and sockets to graded code (an
+        exercise that runs on several ranks).
         """
         self.exercise = exercise
         self.banned = banned
@@ -93,16 +122,15 @@ class Recorder:
                 self.bans.ban_tree(name[:-2])
             elif "." in name:
                 self.bans.ban(name)
-            elif name in REAL:  # behind the recorder's own wrapper too: distributed_c10d, __wrapped__
-                self.bans.ban(name, REAL[name])
         trees = tuple(name[:-2] for name in banned if name.endswith(".*"))
         if trees:
             self._ban_imports(trees)
-        self.doors.open()
+        self.doors.open(side_channels=side_channels)
         self.active = True
 
     def end(self) -> None:
         self.active = False
+        self.depth = 0
         self.set_status("")
         self.doors.close()
         self.bans.lift()
@@ -126,6 +154,7 @@ class Recorder:
 
     def take(self) -> list[tuple]:
         events, self.events = self.events, []
+        self._descriptions.clear()
         return events
 
     def mark(self, label: str) -> None:
@@ -141,31 +170,10 @@ class Recorder:
             data = text.encode("utf-8", "replace")[:1000]
             try:
                 os.pwrite(self.status_fd, data.ljust(1024, b" "), 0)
-            except OSError:  # a full disk: the board is diagnostic only and must not end the rank
+            except OSError:  # a full disk must not end the rank: the hang report loses a line
                 pass
 
-    # -- wrapping --------------------------------------------------------------------------
-    def _unwrap(self, fn):
-        return REAL.get(getattr(fn, "__dtlab_op__", ""), fn)
-
-    def _wrap(self, name: str) -> Callable[..., Any]:
-        real = REAL[name]
-        signature = _SIGNATURES[name]
-        recorder = self
-
-        def wrapper(*args, **kwargs):
-            if not recorder.active:
-                return real(*args, **kwargs)
-            bound = signature.bind(*args, **kwargs)
-            bound.apply_defaults()
-            return recorder._call(name, real, bound.arguments, args, kwargs)
-
-        wrapper.__name__ = name
-        wrapper.__qualname__ = name
-        wrapper.__doc__ = real.__doc__
-        wrapper.__dtlab_op__ = name  # no __wrapped__: the original is not one attribute away
-        return wrapper
-
+    # -- a traced call ---------------------------------------------------------------------
     def _call(self, name, real, arguments, args, kwargs):
         site = self._student_site()
         if name in self.banned:
@@ -174,12 +182,12 @@ class Recorder:
         if name == "batch_isend_irecv":
             return self._batch(real, arguments["p2p_op_list"], site)
         group = self._ranks_of(arguments.get("group"))
-        nbytes, peer = _payload_and_peer(name, arguments, group)
+        nbytes, peer = payload_and_peer(name, arguments, group)
         event = [name, nbytes, peer, group, time.perf_counter_ns(), site]
         self.events.append(event)
         blocking = name in ("send", "recv") or (name in COLLECTIVES and not arguments.get("async_op"))
         if blocking:
-            self.set_status(_describe(name, nbytes, peer, group, site))
+            self.set_status(describe(name, nbytes, peer, group, site))
         try:
             result = real(*args, **kwargs)
         finally:
@@ -188,18 +196,44 @@ class Recorder:
         if name == "recv" and peer == -1 and isinstance(result, int):
             event[2] = result  # any-source receive: record who actually sent
         if name in ("isend", "irecv") or (arguments.get("async_op") and result is not None):
-            work = RecordedWork(result, self, _describe("wait:" + name, nbytes, peer, group, site))
-            self.on_the_wire.launched(work, name, _buffer_bytes(name, arguments), site)
+            work = RecordedWork(result, self._wait)
+            self._descriptions[id(work)] = describe("wait:" + name, nbytes, peer, group, site)
+            self.on_the_wire.launched(work, name, buffer_bytes(name, arguments), site)
             return work
         return result
+
+    def _waiting_function(self) -> Callable:
+        """``wait(handle, work, args, kwargs)`` for :class:`RecordedWork`: a closure, so that the
+        handle graded code holds has no attribute leading to the recorder."""
+        recorder = self
+        recorder._descriptions = {}
+
+        def wait(handle, work, args, kwargs):
+            recorder.on_the_wire.landed(handle)
+            description = recorder._descriptions.pop(id(handle), "")
+            if work is None:
+                return True
+            if recorder.active:
+                recorder.set_status(description)
+            try:
+                return work.wait(*args, **kwargs)
+            finally:
+                if recorder.active:
+                    recorder.set_status("")
+
+        return wait
 
     def _batch(self, real, ops, site):
         for op in ops:
             kind = getattr(op.op, "__name__", "")
             group = self._ranks_of(op.group)
-            self.events.append((kind, _nbytes(op.tensor), op.peer, group, time.perf_counter_ns(), site))
+            self.events.append((kind, nbytes_of(op.tensor), op.peer, group, time.perf_counter_ns(), site))
         works = real(ops)
-        return [RecordedWork(w, self, _describe("wait:batch_isend_irecv", 0, -1, (), site)) for w in works]
+        described = describe("wait:batch_isend_irecv", 0, -1, (), site)
+        handles = [RecordedWork(w, self._wait) for w in works]
+        for handle in handles:
+            self._descriptions[id(handle)] = described
+        return handles
 
     def _ranks_of(self, group) -> tuple[int, ...]:
         key = id(group)
@@ -243,99 +277,3 @@ class _ImportGuard:
         banned = fullname + ".*"
         self.recorder.events.append(("banned:" + banned, 0, -1, (), time.perf_counter_ns(), site))
         raise BannedCallError(banned, self.recorder.exercise, site)
-
-
-class OnTheWire:
-    """The asynchronous collectives launched and not yet waited for, and the most buffer bytes
-    they held at once (inputs and outputs): what "one bucket on the wire" promises."""
-
-    def __init__(self) -> None:
-        self.pending: dict[int, int] = {}
-        self.most = 0
-        self.where = ""
-
-    def launched(self, work, op: str, nbytes: int, site: str) -> None:
-        self.pending[id(work)] = nbytes
-        now = sum(self.pending.values())
-        if now > self.most:
-            self.most, self.where = now, f"{len(self.pending)} {op} in flight at {site}"
-
-    def landed(self, work) -> None:
-        self.pending.pop(id(work), None)
-
-    def take(self) -> dict:
-        """The most since the last take; counting goes on from what is pending now."""
-        most, where = self.most, self.where
-        self.most, self.where = sum(self.pending.values()), ""
-        return {"bytes": most, "where": where}
-
-
-class RecordedWork:
-    """Wraps an async ``Work`` so that waiting on it shows up in the hang report."""
-
-    def __init__(self, work, recorder: Recorder, description: str) -> None:
-        self._work = work
-        self._recorder = recorder
-        self._description = description
-
-    def wait(self, *args, **kwargs):
-        self._recorder.on_the_wire.landed(self)
-        if self._work is None:
-            return True
-        if self._recorder.active:
-            self._recorder.set_status(self._description)
-        try:
-            return self._work.wait(*args, **kwargs)
-        finally:
-            if self._recorder.active:
-                self._recorder.set_status("")
-
-    def __getattr__(self, name):
-        return getattr(self._work, name)
-
-
-def _nbytes(value) -> int:
-    if isinstance(value, torch.Tensor):
-        return value.numel() * value.element_size()
-    if isinstance(value, list | tuple):
-        return sum(_nbytes(v) for v in value)
-    return 0
-
-
-def _global_peer(arguments, group: tuple[int, ...], key: str, group_key: str) -> int:
-    peer = arguments.get(key)
-    if peer is not None:
-        return int(peer)
-    group_peer = arguments.get(group_key)
-    if group_peer is not None and 0 <= group_peer < len(group):
-        return group[group_peer]
-    return -1
-
-
-def _buffer_bytes(name: str, arguments: dict) -> int:
-    """Bytes of every tensor an asynchronous collective holds until it is waited for."""
-    return sum(
-        _nbytes(value) for value in arguments.values() if isinstance(value, torch.Tensor | list | tuple)
-    )
-
-
-def _payload_and_peer(name: str, arguments: dict, group: tuple[int, ...]) -> tuple[int, int]:
-    """Bytes this rank hands to the call, and the peer or root rank (-1 when none)."""
-    if name in P2P_SEND:
-        return _nbytes(arguments["tensor"]), _global_peer(arguments, group, "dst", "group_dst")
-    if name in P2P_RECV:
-        return _nbytes(arguments["tensor"]), _global_peer(arguments, group, "src", "group_src")
-    if name in ("broadcast", "scatter"):
-        payload = arguments.get("scatter_list") if name == "scatter" else arguments["tensor"]
-        return _nbytes(payload), _global_peer(arguments, group, "src", "group_src")
-    if name in ("reduce", "gather"):
-        return _nbytes(arguments["tensor"]), _global_peer(arguments, group, "dst", "group_dst")
-    for key in ("input", "input_tensor", "tensor", "input_list", "input_tensor_list", "tensors"):
-        if key in arguments:
-            return _nbytes(arguments[key]), -1
-    return 0, -1
-
-
-def _describe(name: str, nbytes: int, peer: int, group: tuple[int, ...], site: str) -> str:
-    """The status-board line for a blocking call: JSON ``[op, peer, nbytes, group, site]``."""
-    return json.dumps([name, peer, nbytes, list(group), site])

@@ -31,6 +31,7 @@ class TaskSpec:
     banned: frozenset[str] = field(default_factory=frozenset)
     ref: str = ""
     measured_memory: bool = False
+    multi_rank: bool = True
 
 
 def task(exercise: str | Exercise):
@@ -41,7 +42,13 @@ def task(exercise: str | Exercise):
     def decorate(fn: Callable[..., Any]) -> Callable[..., Any]:
         ref = f"{fn.__module__}:{fn.__qualname__}"
         fn.dtlab_task = TaskSpec(
-            entry.id, entry.module, entry.symbol, frozenset(entry.banned), ref, entry.measured_memory
+            entry.id,
+            entry.module,
+            entry.symbol,
+            frozenset(entry.banned),
+            ref,
+            entry.measured_memory,
+            entry.multi_rank,
         )
         return fn
 
@@ -92,7 +99,12 @@ class TaskContext:
         from graders.world.student import import_student_module
 
         recorder = self._worker.recorder
-        recorder.begin(self.spec.exercise, self.spec.banned, self.location.chapter_dir)
+        recorder.begin(
+            self.spec.exercise,
+            self.spec.banned,
+            self.location.chapter_dir,
+            side_channels=self.spec.multi_rank,
+        )
         try:
             yield import_student_module(self.location, module or self.spec.module)
         finally:

@@ -1,0 +1,138 @@
+"""Worker side: the doors around the guard, closed to graded code by an audit hook.
+
+An audit hook, once added, cannot be removed, and it sees what no rebinding can hide. While a
+recorder is active, graded code may not (each is a banned call of the exercise, recorded in
+the trace, with an integrity line; ``catalog.DOORS`` names them):
+
+* read frames: ``sys._getframe``, ``inspect.currentframe``, ``logging.currentframe``, a
+  traceback's ``tb_frame``, a generator's ``gi_frame`` (torch and the standard library may
+  still read frames for themselves, for a log line, say: what counts is who receives them);
+* walk the object graph (``gc.get_objects``), trace the interpreter (``sys.settrace``), build
+  functions or code objects by hand, rewrite a function's ``__code__``, call native code
+  (``ctypes``), or start a thread;
+* import the grading kit, by any route: ``import``, ``importlib``, ``builtins.__import__``, or
+  executing one of its files loaded by hand;
+* in an exercise that runs on several ranks, move data behind the graders' back: write a file,
+  or open a socket.
+"""
+
+from __future__ import annotations
+
+import builtins
+import importlib
+import os
+import sys
+
+from graders.catalog import DOORS
+from graders.comm.callers import KIT_DIR, graded_asks, graded_request, is_graded_frame
+from graders.comm.guard import WHY_DOORS
+
+#: audited events that only hand back frames: refused when graded code receives them
+_FRAME_EVENTS = {"sys._getframe", "sys._current_frames"}
+_FRAME_ATTRIBUTES = {"tb_frame", "gi_frame", "cr_frame", "ag_frame"}
+#: audited events refused whenever graded code is behind them -> their name in catalog.DOORS
+_ACTION_EVENTS = {
+    "sys.settrace": "sys.settrace",
+    "sys.setprofile": "sys.setprofile",
+    "gc.get_objects": "gc.get_objects",
+    "gc.get_referrers": "gc.get_referrers",
+    "gc.get_referents": "gc.get_referents",
+    "function.__new__": "function.__new__",
+    "code.__new__": "code.__new__",
+    "_thread.start_new_thread": "thread",
+}
+#: audited events that move data between ranks behind the graders' back
+_CHANNEL_EVENTS = {"socket.connect", "socket.bind", "socket.sendto", "socket.sendmsg"}
+_WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_TRUNC
+
+
+class Doors:
+    """Refuses the doors above to graded code while a recorder is active (one per worker)."""
+
+    def __init__(self, recorder) -> None:
+        self.recorder = recorder
+        self.side_channels = False  # closed in exercises that run on several ranks
+        self._inside = False
+        self._originals = (builtins.__import__, importlib.import_module, importlib.__import__)
+
+    def install(self) -> None:
+        """Add the audit hook (for the life of the process: audit hooks cannot be removed)."""
+        sys.addaudithook(self._audit)
+
+    def _audit(self, event: str, args: tuple) -> None:
+        if not self.recorder.active or self._inside:
+            return
+        door, receiving = self._door(event, args)
+        if door is None:
+            return
+        self._inside = True
+        try:
+            frame, root = sys._getframe(1), self.recorder.site_root  # who caused the event
+            graded = graded_asks(frame, root) if receiving else graded_request(frame, root)
+        finally:
+            self._inside = False
+        if graded:
+            self.recorder.bans.refuse(door, f"it {DOORS[door]}; {WHY_DOORS}")
+
+    def _door(self, event: str, args: tuple) -> tuple[str | None, bool]:
+        """``(door, only when graded code receives it)`` for an audited event, or ``(None, _)``."""
+        if event in _FRAME_EVENTS:
+            return event, True
+        if event == "object.__getattr__" and len(args) > 1 and args[1] in _FRAME_ATTRIBUTES:
+            return "frame", True
+        if event in _ACTION_EVENTS:
+            return _ACTION_EVENTS[event], False
+        if event == "object.__setattr__" and len(args) > 1 and args[1] == "__code__":
+            return "function.__code__", False
+        if event.startswith("ctypes."):
+            return "ctypes", False
+        if event == "exec" and args and str(getattr(args[0], "co_filename", "")).startswith(KIT_DIR):
+            return "graders.*", False
+        if self.side_channels and (event in _CHANNEL_EVENTS or (event == "open" and _writes(args))):
+            return "side channel", False
+        return None, False
+
+    # -- the kit is not importable from graded code --------------------------------------------
+    def open(self, *, side_channels: bool) -> None:
+        """While graded code runs: importing the kit from graded code is refused."""
+        self.side_channels = side_channels
+        builtins.__import__ = self._guarded_import
+        importlib.import_module = self._guarded_import_module
+        importlib.__import__ = self._guarded_import
+
+    def close(self) -> None:
+        builtins.__import__, importlib.import_module, importlib.__import__ = self._originals
+
+    def _guarded_import(self, name, globals=None, locals=None, fromlist=(), level=0):
+        if level == 0 and _is_kit(name) and self._graded_importer(globals):
+            self._refuse_kit(name)
+        return self._originals[0](name, globals, locals, fromlist, level)
+
+    def _guarded_import_module(self, name, package=None):
+        if not name.startswith(".") and _is_kit(name) and self._graded_importer(None):
+            self._refuse_kit(name)
+        return self._originals[1](name, package)
+
+    def _graded_importer(self, globals) -> bool:
+        """Whether the import comes from graded code: a graded module's globals, or a graded
+        frame asking (``builtins.__import__(name)`` passes no globals)."""
+        name = str((globals or {}).get("__name__", ""))
+        if name == "dtlab_impl" or name.startswith("dtlab_impl."):
+            return True
+        return is_graded_frame(sys._getframe(2), self.recorder.site_root)
+
+    def _refuse_kit(self, name: str) -> None:
+        self.recorder.bans.refuse("graders.*", f"it {DOORS['graders.*']} ({name})")
+
+
+def _writes(args: tuple) -> bool:
+    """Whether an audited ``open(path, mode, flags)`` opens for writing."""
+    mode = args[1] if len(args) > 1 else "r"
+    flags = args[2] if len(args) > 2 else 0
+    if isinstance(mode, str) and any(c in mode for c in "wax+"):
+        return True
+    return isinstance(flags, int) and bool(flags & _WRITE_FLAGS)
+
+
+def _is_kit(name: str) -> bool:
+    return name == "graders" or name.startswith("graders.")
