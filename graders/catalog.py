@@ -69,9 +69,25 @@ DOORS: dict[str, str] = {
     "signal.signal": "installs a signal handler, which is handed the interrupted frame",
     "thread": "starts a thread, whose calls and memory would escape the graders",
     "side channel": "moves data behind the graders' back (a file written, a socket)",
+    "dispatch": "steps out of the graders' dispatch modes",
 }
-#: doors that are objects, refused like banned ones in every exercise
-DOOR_OBJECTS = frozenset({"signal.signal"})
+#: doors that are objects, refused like banned ones in every exercise: dotted name -> door
+DOOR_OBJECTS: dict[str, str] = {
+    "signal.signal": "signal.signal",
+    "threading._start_new_thread": "thread",
+    "torch.utils._python_dispatch._disable_current_modes": "dispatch",
+    "torch.utils._python_dispatch._pop_mode": "dispatch",
+    "torch.utils._python_dispatch._pop_mode_temporarily": "dispatch",
+    "torch._C._pop_torch_dispatch_stack": "dispatch",
+    "torch._C._unset_dispatch_mode": "dispatch",
+}
+#: and, in exercises that run on several ranks, the ways of moving data that open no file
+SIDE_CHANNEL_OBJECTS: dict[str, str] = {
+    "torch.save": "side channel",
+    "torch.load": "side channel",
+    "torch.from_file": "side channel",
+    "torch.UntypedStorage.from_file": "side channel",
+}
 
 
 @dataclass(frozen=True)

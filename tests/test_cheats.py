@@ -13,7 +13,9 @@ fixed, the row starts passing and the mark must go.
 Chapter 2's samples live in ``fixtures/submissions/ch2/_redteam/``: ``dtlab grade`` skips
 folders whose name starts with ``_``, so ``tests/test_samples.py``'s class of students is
 unchanged. A cheat is graded on the parts it must lose only (the others do not change its
-verdict); an honest sample on every part. Run with ``--hypothesis-profile ci --dtlab-deadline 5``.
+verdict); an honest sample on every part. A cheat the static scan stops is graded again with
+the runtime guard alone, which must stop it too, with the message of its row. Run with
+``--hypothesis-profile ci --dtlab-deadline 5``.
 """
 
 from __future__ import annotations
@@ -38,16 +40,22 @@ class Verdict:
     exercise: str  # "ch5.zero1"
     expected: str | dict[str, str]
     marks: tuple = ()
+    static_only: bool = False  # only the static scan can see it (memory outside torch's storages)
 
 
 def _xfail(reason: str) -> tuple:
     return (pytest.mark.xfail(strict=True, reason=reason),)
 
 
+SCANNED = "goes around the graders' guard"  # the static scan's verdict
 BANNED_AR = "called torch.distributed.all_reduce"
 KIT = "imports the grading kit"
 FRAMES = "reads the interpreter's frames"
 BORN_IN_BACKWARD = "born in backward and still alive when it returned"
+BANNED_ZERO = "called torch.distributed.optim.ZeroRedundancyOptimizer"
+THREAD = "starts a thread"
+GATHERED = "gathered by all-gathers and alive at once"
+SIDE_CHANNEL = "moves data behind the graders' back"
 
 
 ROWS = [
@@ -55,7 +63,7 @@ ROWS = [
     Verdict(
         "ch2/_redteam/ar_c10d",
         "ch2.ring_all_reduce",
-        {"result": "distributed_c10d", "ring": "distributed_c10d"},
+        {"result": BANNED_AR, "ring": BANNED_AR},
     ),
     *(
         Verdict(f"ch2/_redteam/{name}", "ch2.ring_all_reduce", {"result": BANNED_AR, "ring": BANNED_AR})
@@ -64,7 +72,7 @@ ROWS = [
     Verdict(
         "ch2/_redteam/ar_closure_thread",
         "ch2.ring_all_reduce",
-        {"result": BANNED_AR, "ring": BANNED_AR},
+        {"result": THREAD, "ring": THREAD},
     ),
     Verdict(
         "ch2/_redteam/ar_timeit",
@@ -74,16 +82,10 @@ ROWS = [
     Verdict(
         "ch2/_redteam/ar_recorder_off",
         "ch2.ring_all_reduce",
-        {"result": BANNED_AR, "ring": BANNED_AR},
-        marks=_xfail(
-            "3/3: the RecordedWork of one isend carries the recorder (send._recorder); with "
-            "recorder.active = False its wrappers call torch's all-reduce unrecorded and unchecked "
-            "(and the doors' audit hook stands down too); nothing in the scan or the state guard "
-            "notices an attribute of the recorder changing"
-        ),
+        {"result": "no attribute '_recorder'", "ring": "no attribute '_recorder'"},
     ),
     # -- chapter 4: a parameter server must not read the grader -------------------------------
-    Verdict("ch4/ps_getframe", "ch4.param_server", {"result": "sys._getframe", "traffic": "sys._getframe"}),
+    Verdict("ch4/ps_getframe", "ch4.param_server", {"result": FRAMES, "traffic": FRAMES}),
     Verdict("ch4/ps_getframe_hidden", "ch4.param_server", {"result": FRAMES, "traffic": FRAMES}),
     Verdict(
         "ch4/ps_traceback",
@@ -104,24 +106,12 @@ ROWS = [
     Verdict(
         "ch4/ddp_untraced",
         "ch4.ddp",
-        {"overlap": "all_reduce"},
-        marks=_xfail(
-            "10/10: the hooks launch on time all-reduces of zeros the size of each bucket (the trace's "
-            "buckets and overlap are right); the gradients are averaged after backward by the "
-            "unwrapped all-reduce from dist.all_reduce.__closure__ (assembled name), which the recorder "
-            "never sees: only banned originals are guarded, the others are reachable and untraced"
-        ),
+        {"overlap": "after backward returned"},
     ),
     Verdict(
         "ch4/ddp_silenced",
         "ch4.ddp",
-        {"overlap": "waited for backward instead of overlapping it"},
-        marks=_xfail(
-            "10/10: the DDP clears p._post_accumulate_grad_hooks (a plain dict on each parameter) "
-            "before registering its own hook, removing the kit's ready reporters; with no ready:* "
-            "events, late_bucket finds no complete bucket, and launching everything from an "
-            "end-of-backward callback passes overlap"
-        ),
+        {"overlap": "their hooks on the parameters were removed"},
     ),
     Verdict("ch4/fsdp_resize", "ch4.fsdp", FULL),
     # -- chapter 5: ZeRO-1 and ZeRO-2 written another way ----------------------------------
@@ -135,12 +125,6 @@ ROWS = [
         "ch5/zero1_grad_buffer",
         "ch5.zero1",
         FULL,
-        marks=_xfail(
-            "loses memory (2/6): the gradient partition, allocated once on the first step() and reused, "
-            "is 'born in a step and still alive one step later', so the ledger counts it as optimizer "
-            "state: 'the ranks together have 2,160 bytes ... at most 1,920' (world_size=3, AdamW), "
-            "although 'kept' allows the partition's gradient"
-        ),
     ),
     Verdict("ch5/zero2_divide_first", "ch5.zero2", FULL),
     Verdict("ch5/zero2_per_param", "ch5.zero2", FULL),
@@ -148,66 +132,44 @@ ROWS = [
     Verdict(
         "ch5/zero1_subclasses",
         "ch5.zero1",
-        {part: "walks a class's subclasses" for part in ("result", "memory", "crosscheck")},
+        {part: BANNED_ZERO for part in ("result", "memory", "crosscheck")},
     ),
     Verdict(
         "ch5/zero1_subclasses_hidden",
         "ch5.zero1",
-        {
-            part: "called torch.distributed.optim.ZeroRedundancyOptimizer"
-            for part in ("result", "memory", "crosscheck")
-        },
+        {part: BANNED_ZERO for part in ("result", "memory", "crosscheck")},
     ),
     Verdict(
         "ch5/zero1_subclasses_timeit",
         "ch5.zero1",
-        {part: "ZeroRedundancyOptimizer" for part in ("result", "memory", "crosscheck")},
+        {part: BANNED_ZERO for part in ("result", "memory", "crosscheck")},
     ),
-    Verdict("ch5/zero1_mro_decoy", "ch5.zero1", {"memory": "born in a step and still alive one step later"}),
+    Verdict("ch5/zero1_mro_decoy", "ch5.zero1", {"memory": "kept alive between two steps"}),
     Verdict(
         "ch5/zero2_hoard_numpy_helper",
         "ch5.zero2",
         {"memory": "as a numpy array (.numpy())"},
-        marks=_xfail(
-            "memory passes: the .numpy() copy sits in a helper class's method (_Store.keep); "
-            "ScanResult.for_symbol follows names a symbol references to *top-level* scopes only, so a "
-            "finding in 'Helper.method' (or in a helper's nested function) is never attributed"
-        ),
+        static_only=True,
     ),
     Verdict(
         "ch5/zero2_hoard_numpy_module",
         "ch5.zero2",
         {"memory": "numpy"},
-        marks=_xfail(
-            "memory passes: numpy is imported by a sibling module of the submission (_store.py, "
-            "imported relatively); the harness scans only the graded module's own file"
-        ),
+        static_only=True,
     ),
     # -- chapter 5: ZeRO-3 ------------------------------------------------------------------
     Verdict("ch5/zero3_prefetch", "ch5.zero3", FULL),
     Verdict("ch5/zero3_keep_gathered", "ch5.zero3", {"memory": "alive when forward returned"}),
-    Verdict("ch5/zero3_root_gather", "ch5.zero3", {"memory": "alive at the peak of forward"}),
+    Verdict("ch5/zero3_root_gather", "ch5.zero3", {"memory": GATHERED}),
     Verdict(
         "ch5/zero3_root_prefetch_all",
         "ch5.zero3",
-        {"memory": "alive at the peak of forward"},
-        marks=_xfail(
-            "6/6: the root's pre-hook launches every parameter's all-gather at once (the whole model "
-            "is gathered when forward starts) and each layer releases its own after running; the "
-            "peak:forward limit adds the single device's activation peak (reached at the end of "
-            "forward) to two layers, so the whole model at the start stays under it (world_size=4, "
-            "AdamW: 1,768 <= 2,016 bytes)"
-        ),
+        {"memory": GATHERED},
     ),
     Verdict(
         "ch5/zero3_backward_whole",
         "ch5.zero3",
-        {"memory": "backward"},
-        marks=_xfail(
-            "6/6: backward's first unpack gathers the whole model and keeps it until an "
-            "end-of-backward callback; ZeRO-3's promises (kept, at_forward_end, peak:forward) say "
-            "nothing about backward, so a rank holding every full parameter in backward passes"
-        ),
+        {"memory": GATHERED + " in backward"},
     ),
     # -- chapter 5: ZeRO-Offload's placement ---------------------------------------------------
     Verdict("ch5/offload_cpu_float", "ch5.offload", FULL),
@@ -222,80 +184,50 @@ ROWS = [
         "ch5/offload_own_device",
         "ch5.offload",
         {"placement": "lives on the device, next to the model"},
-        marks=_xfail(
-            "3/3: p.to(p.device, torch.float32, copy=True) keeps each master on the parameter's own "
-            "device (the GPU, on a GPU machine), but SimulatedDevice treats every Tensor.to that names a "
-            "device as a copy to the host (_targets_a_device), whichever device it names"
-        ),
     ),
     # -- chapter 5: full ZeRO-2 gradients kept where a ledger might not look ----------------
     *(
         Verdict(f"ch5/zero2_hoard_{where}", "ch5.zero2", {"memory": BORN_IN_BACKWARD})
         for where in ("global", "class_attr", "closure", "autograd_ctx", "storage_resize")
     ),
-    Verdict("ch5/zero2_hoard_thread", "ch5.zero2", {"memory": "runs code in another thread"}),
-    Verdict("ch5/zero2_hoard_numpy", "ch5.zero2", {"memory": "as a numpy array (.numpy())"}),
-    Verdict("ch5/zero2_hoard_tolist", "ch5.zero2", {"memory": "into Python lists (.tolist())"}),
+    Verdict("ch5/zero2_hoard_thread", "ch5.zero2", {"memory": THREAD}),
+    Verdict(
+        "ch5/zero2_hoard_numpy", "ch5.zero2", {"memory": "as a numpy array (.numpy())"}, static_only=True
+    ),
+    Verdict(
+        "ch5/zero2_hoard_tolist", "ch5.zero2", {"memory": "into Python lists (.tolist())"}, static_only=True
+    ),
     Verdict("ch5/zero2_all_in_flight", "ch5.zero2", {"memory": "held by asynchronous collectives at once"}),
     Verdict(
         "ch5/zero2_hoard_raw_storage",
         "ch5.zero2",
         {"memory": BORN_IN_BACKWARD},
-        marks=_xfail(
-            "memory passes: a storage built at full size, type(g.untyped_storage())(nbytes), is made by "
-            "no operator and never resized, and torch.empty(0).set_(storage) is not adopted either (the "
-            "ledger reads the inputs' storages after the op, when self already holds the new one); "
-            "the static scan looks for the name UntypedStorage only"
-        ),
     ),
     Verdict(
         "ch5/zero2_hoard_no_dispatch",
         "ch5.zero2",
-        {"memory": BORN_IN_BACKWARD},
-        marks=_xfail(
-            "memory passes: getattr(torch.utils, '_python' + '_dispatch')._disable_current_modes() "
-            "switches the ledger (a dispatch mode) off while the copies are made; the static scan "
-            "flags the module's name only when a constant spells it"
-        ),
+        {"memory": "steps out of the graders' dispatch modes"},
     ),
     Verdict(
         "ch5/zero2_hoard_threadpool",
         "ch5.zero2",
-        {"memory": "another thread"},
-        marks=_xfail(
-            "memory passes: copies made in a multiprocessing.pool.ThreadPool worker escape the "
-            "thread-local dispatch mode; the scan closes threading/_thread/concurrent, while "
-            "multiprocessing is only a review note"
-        ),
+        {"memory": THREAD},
     ),
     Verdict(
         "ch5/zero2_hoard_items",
         "ch5.zero2",
-        {"memory": "Python"},
-        marks=_xfail(
-            "memory passes: [x.item() for x in g.reshape(-1)] keeps the gradient as Python floats; "
-            "the scan closes .tolist() and .numpy(), not .item()"
-        ),
+        {"memory": "into Python numbers (.item())"},
+        static_only=True,
     ),
     Verdict(
         "ch5/zero2_hoard_bytesio",
         "ch5.zero2",
-        {"memory": "serialises"},
-        marks=_xfail(
-            "memory passes: torch.save(grads, io.BytesIO()) keeps the gradient as bytes; neither "
-            "torch.save nor io is in the scan (pickle is, by module name only)"
-        ),
+        {"memory": SIDE_CHANNEL},
     ),
     Verdict(
         "ch4/ps_side_channel",
         "ch4.param_server",
-        {"traffic": "server"},
-        marks=_xfail(
-            "4/4: gradients and parameters travel through torch.save/torch.load files in the temp "
-            "directory; the p2p messages have the right sizes and peers (a parameter-sized hello, a "
-            "gradient-sized done, 1-element ready and ack) but carry zeros: the traffic bounds count bytes "
-            "and peers, never what the bytes are; torch.save/load, tempfile and os are not scanned"
-        ),
+        {"traffic": SIDE_CHANNEL},
     ),
     # -- chapters 5 and 7: the kit's references are not importable -------------------------
     Verdict("ch7/bubble_import", "ch7.bubble_fraction", {"formula": KIT, "measured": KIT}),
@@ -347,6 +279,11 @@ def test_verdict(row: Verdict, harness):
     failed = mutants.grade_parts(impl, row.exercise, harness, only)
     kept = sorted(set(expected) - set(failed))
     assert not kept, f"{row.sample} kept credit for {kept}"
+    scanned = any(SCANNED in message for message in failed.values())
+    if scanned and not row.static_only:  # the scan stopped it first: the runtime guard must too
+        failed = mutants.grade_parts(impl, row.exercise, harness, only, static_scan=False)
+        kept = sorted(set(expected) - set(failed))
+        assert not kept, f"{row.sample} kept credit for {kept} with the runtime guard alone"
     for part, fragment in expected.items():
         assert fragment in failed[part], f"{row.sample}, part {part}: {fragment!r} not in:\n{failed[part]}"
         assert "Traceback" not in failed[part]

@@ -182,14 +182,15 @@ def run_mutant(
 
 
 def grade_parts(
-    impl, exercise_id: str, harness, tests, *, first: str | None = None, stop=None
+    impl, exercise_id: str, harness, tests, *, first: str | None = None, stop=None, static_scan: bool = True
 ) -> dict[str, str]:
     """Run the graders of every part of ``exercise_id`` on ``impl``: ``{part: feedback}`` of
-    the parts that failed. ``first`` is graded first; ``stop(failed)`` ends grading early."""
+    the parts that failed. ``first`` is graded first; ``stop(failed)`` ends grading early;
+    ``static_scan=False`` lets only the runtime guard judge the code."""
     from graders.errors import GradingFailure, Halt, NotStarted
     from graders.plugin.harness import Harness
 
-    harness = Harness(harness.pool)  # same worlds, but its integrity notes stay out of the session's
+    harness = Harness(harness.pool, static_scan=static_scan)  # same worlds; its notes stay its own
     failed: dict[str, str] = {}
     parts = [(part, fns) for (exercise, part), fns in tests.items() if exercise == exercise_id]
     parts.sort(key=lambda item: item[0] != first)

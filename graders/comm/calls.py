@@ -59,6 +59,15 @@ class RecordedWork:
         return getattr(self._work, name)
 
 
+def tensors_of(value) -> list[torch.Tensor]:
+    """The tensors in a call's argument: one tensor, or a list or tuple of them."""
+    if isinstance(value, torch.Tensor):
+        return [value]
+    if isinstance(value, list | tuple):
+        return [v for v in value if isinstance(v, torch.Tensor)]
+    return []
+
+
 def nbytes_of(value) -> int:
     if isinstance(value, torch.Tensor):
         return value.numel() * value.element_size()

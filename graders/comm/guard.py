@@ -120,15 +120,17 @@ class ObjectBans:
         recorder.events.append(("banned:" + dotted, 0, -1, (), time.perf_counter_ns(), site))
         raise BannedCallError(dotted, recorder.exercise, site, why)
 
-    def ban(self, dotted: str, obj=None) -> None:
+    def ban(self, dotted: str, obj=None, *, label: str = "") -> None:
         """Refuse ``obj`` (default: what ``dotted`` names) from graded code, by whatever route it
         is reached: Python functions and classes at the object, anything else (a builtin) by
-        shadowing it where it is bound."""
+        shadowing it where it is bound. A refusal is recorded as ``label`` (a door of
+        ``catalog.DOORS``) when given, else as ``dotted``."""
         owner, attr = None, ""
         if obj is None:
             owner, attr, obj = _resolve(dotted)
             if obj is None:
                 return
+        dotted = label or dotted
         swaps = self._swaps_for(dotted, obj)
         for fn, _, refusing in swaps:
             fn.__code__ = refusing

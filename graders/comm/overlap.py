@@ -15,7 +15,7 @@ anything). Launching everything from an end-of-backward callback, or from
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from graders.comm.trace import Event
@@ -68,3 +68,10 @@ def describe_late(late: LateBucket, names: Sequence[str], collective: str) -> st
         f"launched for the {late.completed} complete bucket(s): its {collective} waited for backward "
         "instead of overlapping it."
     )
+
+
+def unreported(events: Sequence[Event], expected: Iterable[str]) -> list[str]:
+    """The parameters in ``expected`` whose gradient never showed as ready in ``events``: the
+    kit's hooks were removed (the check above would then see no bucket complete)."""
+    ready = {e.op.split(":", 1)[1] for e in events if e.is_ready}
+    return sorted(set(expected) - ready)

@@ -39,12 +39,14 @@ from graders.comm.calls import (
     describe,
     nbytes_of,
     payload_and_peer,
+    tensors_of,
 )
 from graders.comm.doors import Doors
 from graders.comm.guard import ObjectBans, clone, swap_code
 from graders.errors import BannedCallError
 
 COLLECTIVES = tuple(sorted(catalog.COLLECTIVES))
+_GATHERS = ("all_gather", "all_gather_into_tensor", "all_gather_single", "all_gather_coalesced")
 WRAPPED = P2P_SEND + P2P_RECV + COLLECTIVES + ("batch_isend_irecv",)
 
 #: The public ``torch.distributed`` functions (whose code the recorder swaps), by name
@@ -90,6 +92,7 @@ class Recorder:
         self.bans = ObjectBans(self)
         self.doors = Doors(self)
         self.on_the_wire = OnTheWire()
+        self.on_gathered: Callable | None = None  # (output tensors, site) of every all-gather
         self._wait = self._waiting_function()
 
     # -- lifecycle -------------------------------------------------------------------------
@@ -117,11 +120,14 @@ class Recorder:
         self.exercise = exercise
         self.banned = banned
         self.site_root = site_root
-        for name in sorted(banned | catalog.DOOR_OBJECTS):
+        for name in sorted(banned):
             if name.endswith(".*"):
                 self.bans.ban_tree(name[:-2])
             elif "." in name:
                 self.bans.ban(name)
+        doors = catalog.DOOR_OBJECTS | (catalog.SIDE_CHANNEL_OBJECTS if side_channels else {})
+        for name, door in sorted(doors.items()):
+            self.bans.ban(name, label=door)
         trees = tuple(name[:-2] for name in banned if name.endswith(".*"))
         if trees:
             self._ban_imports(trees)
@@ -131,6 +137,7 @@ class Recorder:
     def end(self) -> None:
         self.active = False
         self.depth = 0
+        self.on_gathered = None
         self.set_status("")
         self.doors.close()
         self.bans.lift()
@@ -195,6 +202,9 @@ class Recorder:
                 self.set_status("")
         if name == "recv" and peer == -1 and isinstance(result, int):
             event[2] = result  # any-source receive: record who actually sent
+        if self.on_gathered is not None and name in _GATHERS:
+            output = arguments.get("output_tensor", arguments.get("tensor_list"))
+            self.on_gathered(tensors_of(output), f"{name} at {site}")
         if name in ("isend", "irecv") or (arguments.get("async_op") and result is not None):
             work = RecordedWork(result, self._wait)
             self._descriptions[id(work)] = describe("wait:" + name, nbytes, peer, group, site)

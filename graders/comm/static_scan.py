@@ -18,6 +18,7 @@ for the teacher's integrity review.
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -59,6 +60,11 @@ _MEMORY_CALLS = {
     "UntypedStorage": "allocates a storage by hand",
     "TypedStorage": "allocates a storage by hand",
     "open": "writes data to files",
+    "item": "copies tensor elements into Python numbers (.item())",
+    "BytesIO": "keeps data in a bytes buffer (io.BytesIO)",
+    "StringIO": "keeps data in a string buffer (io.StringIO)",
+    "save": "serialises tensors (save)",
+    "load": "deserialises tensors (load)",
 }
 _REVIEW_MODULES = {
     "gc": "walks live objects (gc)",
@@ -128,6 +134,9 @@ _INSPECT_FRAME_CALLS = {"stack", "trace"}
 #: attribute names read by a computed or constant ``getattr``, ``setattr``, ``delattr`` or ``vars``
 _ATTRIBUTE_CALLS = ("getattr", "setattr", "delattr", "hasattr")
 _FRAME_PREFIXES = ("f_", "tb_", "gi_", "cr_", "ag_")
+#: pieces of the doors' names, and the calls that hide a name (``chr(95) * 2 + "closure"``)
+_DOOR_FRAGMENT = re.compile(r"frame|closure|globals|c10d|dispatch|wrapped|subclass|builtin|import|recorder")
+_SCRAMBLERS = {"chr", "join", "replace", "format", "decode", "encode", "reversed", "bytes", "fromhex"}
 _REVIEW_CALLS = {"_exit": "ends the process (os._exit)"}
 #: ``signal.<name>()``: a handler is handed the interrupted frame, the grader's
 _SIGNAL_CALLS = {"signal", "setitimer", "alarm"}
@@ -151,18 +160,21 @@ class ScanResult:
     findings: tuple[Finding, ...]
     calls: dict  # function -> names it references (for transitive attribution)
     syntax_error: str = ""
+    siblings: tuple[str, ...] = ()  # modules of the same folder it imports (``from . import x``)
     untouched: frozenset[str] = frozenset()  # functions whose whole body is still the stub's TODO raise
 
     def for_symbol(self, symbol: str, severity: str = BYPASS) -> list[Finding]:
-        """Findings that apply to ``symbol``: its own, its helpers', and module-level ones."""
-        reach = {name for name in self.calls if name == symbol or name.startswith(symbol + ".")} | {symbol}
-        frontier = list(reach)
+        """Findings that apply to ``symbol``: its own, its helpers' (a helper class's methods
+        and a helper's nested functions included), and module-level ones."""
+        reach: set[str] = set()
+        frontier = [symbol]
         while frontier:
             name = frontier.pop()
-            for callee in self.calls.get(name, ()):
-                if callee in self.calls and callee not in reach:
-                    reach.add(callee)
-                    frontier.append(callee)
+            for scope in [s for s in self.calls if s == name or s.startswith(name + ".")] + [name]:
+                if scope in reach:
+                    continue
+                reach.add(scope)
+                frontier += [callee for callee in self.calls.get(scope, ()) if callee not in reach]
         scope = reach | {""}
         return [f for f in self.findings if f.severity == severity and f.function in scope]
 
@@ -174,6 +186,7 @@ class _Scanner(ast.NodeVisitor):
         self.scope: list[str] = []
         self.torch_aliases: set[str] = set(_TORCH_ROOTS)
         self.untouched: set[str] = set()
+        self.siblings: list[str] = []
 
     @property
     def function(self) -> str:
@@ -219,6 +232,10 @@ class _Scanner(ast.NodeVisitor):
 
     def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
         module = node.module or ""
+        if node.level:  # a sibling module of the graded folder: scanned too, by the harness
+            self.siblings += [module.split(".")[0]] if module else [alias.name for alias in node.names]
+            self.generic_visit(node)
+            return
         self._check_module(node, module)
         for alias in node.names:
             self._check_module(node, f"{module}.{alias.name}")
@@ -275,10 +292,12 @@ class _Scanner(ast.NodeVisitor):
             if reason:
                 self.flag(node, BYPASS, reason)
             return
-        pieces = [
-            c.value for c in ast.walk(attribute) if isinstance(c, ast.Constant) and isinstance(c.value, str)
-        ]
-        if any("__" in piece or piece.startswith(_FRAME_PREFIXES) for piece in pieces):
+        parts = list(ast.walk(attribute))
+        pieces = [c.value for c in parts if isinstance(c, ast.Constant) and isinstance(c.value, str)]
+        scrambled = any(isinstance(c, ast.Call) and _call_name(c) in _SCRAMBLERS for c in parts)
+        scrambled |= any(isinstance(c, ast.Slice) and c.step is not None for c in parts)
+        doors = any("__" in p or p.startswith(_FRAME_PREFIXES) or _DOOR_FRAGMENT.search(p) for p in pieces)
+        if scrambled or doors:
             self.flag(node, BYPASS, f"assembles the name of a hidden attribute for {call}()")
 
     def _check_target(self, target: ast.AST) -> None:
@@ -291,6 +310,9 @@ class _Scanner(ast.NodeVisitor):
     def visit_Assign(self, node: ast.Assign) -> None:
         for target in node.targets:
             self._check_target(target)
+            if not self.scope and isinstance(target, ast.Name):  # _STORE = _Store(): a name for code
+                used = {n.id for n in ast.walk(node.value) if isinstance(n, ast.Name)}
+                self.calls.setdefault(target.id, set()).update(used)
         self.generic_visit(node)
 
     def visit_AugAssign(self, node: ast.AugAssign) -> None:
@@ -306,6 +328,11 @@ class _Scanner(ast.NodeVisitor):
         while isinstance(node, ast.Attribute):
             node = node.value
         return isinstance(node, ast.Name) and node.id in self.torch_aliases
+
+
+def _call_name(node: ast.Call) -> str:
+    func = node.func
+    return func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
 
 
 def _named(node: ast.AST, name: str) -> bool:
@@ -340,6 +367,7 @@ def scan_source(source: str) -> ScanResult:
         tuple(dict.fromkeys(scanner.findings)),
         {k: frozenset(v) for k, v in scanner.calls.items()},
         untouched=frozenset(scanner.untouched),
+        siblings=tuple(dict.fromkeys(scanner.siblings)),
     )
 
 

@@ -18,8 +18,12 @@ from graders.world.task import TaskSpec, spec_of
 
 
 class Harness:
-    def __init__(self, pool: WorldPool | None = None) -> None:
+    """``static_scan=False`` sets the scan's verdict aside (its findings are still noted), so
+    that the kit's own tests can prove the runtime guard alone stops what the scan also does."""
+
+    def __init__(self, pool: WorldPool | None = None, *, static_scan: bool = True) -> None:
         self.pool = pool or WorldPool()
+        self.static_scan = static_scan
         self.integrity: dict[str, set[str]] = defaultdict(set)
 
     def run(self, task, impl: Impl, case, *, deadline: float | None = None, seed: int = 0) -> RunResult:
@@ -52,15 +56,15 @@ class Harness:
             raise SubmissionError(f"{exercise_id}: {path.name} does not compile ({scan.syntax_error}).")
         if symbol in scan.untouched:
             raise NotStarted(exercise_id)  # still the generated stub: no need to start a world
+        severities = (BYPASS, MEMORY) if spec.measured_memory else (BYPASS,)  # memory: torch storages only
         for finding in scan.for_symbol(symbol, REVIEW):
             self.integrity[exercise_id].add(f"{path.name} {finding}")
-        bypasses = scan.for_symbol(symbol, BYPASS)
-        if spec.measured_memory:  # its memory is counted in torch's storages: no other place
-            bypasses += scan.for_symbol(symbol, MEMORY)
-        if bypasses:
-            for finding in bypasses:
-                self.integrity[exercise_id].add(f"{path.name} {finding}")
-            listing = "\n".join(f"  {path.name} {f}" for f in bypasses)
+        bypasses = [(path.name, f) for severity in severities for f in scan.for_symbol(symbol, severity)]
+        bypasses += _in_siblings(path, scan, severities)
+        for name, finding in bypasses:
+            self.integrity[exercise_id].add(f"{name} {finding}")
+        if bypasses and self.static_scan:
+            listing = "\n".join(f"  {name} {f}" for name, f in bypasses)
             raise IntegrityFailure(
                 f"{exercise_id}: the code of {symbol} goes around the graders' guard:\n{listing}\n"
                 "hint: use only the public torch.distributed calls the exercise allows; "
@@ -69,3 +73,20 @@ class Harness:
 
     def close(self) -> None:
         self.pool.close()
+
+
+def _in_siblings(path, scan, severities) -> list:
+    """``(file, finding)`` of every finding of ``severities`` anywhere in the modules of the same
+    folder that the graded module imports, and those they import: all of their code can run."""
+    found, seen, todo = [], {path.name}, list(scan.siblings)
+    while todo:
+        sibling = path.parent / f"{todo.pop()}.py"
+        if sibling.name in seen:
+            continue
+        seen.add(sibling.name)
+        result = scan_file(sibling)
+        if result is None:
+            continue
+        found += [(sibling.name, f) for f in result.findings if f.severity in severities]
+        todo += result.siblings
+    return found

@@ -82,6 +82,10 @@ class LiveLedger(TorchDispatchMode):
         self.born_alive: dict[tuple[str, int], int] = {}
         self.fresh_peaks: dict[str, int] = {}
         self.after_op = None  # called after every operator (the plain measurement's probe)
+        #: bytes alive of the storages collectives gathered into (all-gather outputs), and peaks
+        self.gathered = 0
+        self.gathered_peaks: dict[str, Peak] = {}
+        self._gathered: dict[int, bool] = {}
 
     # -- what is tracked ---------------------------------------------------------------------
     def track(self, tensors: Iterable[torch.Tensor]) -> None:
@@ -109,6 +113,8 @@ class LiveLedger(TorchDispatchMode):
             self.total += size - known
             born = self._born[key]
             self.born_alive[born] = self.born_alive.get(born, 0) + size - known
+            if key in self._gathered:
+                self._count_gathered(size - known)
 
     def _forget_callback(self, key: int):
         def forget(_ref) -> None:
@@ -118,8 +124,30 @@ class LiveLedger(TorchDispatchMode):
             if size is not None:
                 self.total -= size
                 self.born_alive[born] -= size
+                if self._gathered.pop(key, None) is not None:
+                    self.gathered -= size
 
         return forget
+
+    def gathered_into(self, tensors: Iterable[torch.Tensor], where: str = "") -> None:
+        """``tensors`` are the outputs of a gathering collective: count their storages, while
+        they live, as gathered parameters (the recorder calls this for every all-gather)."""
+        if self._paused:
+            return
+        for tensor in tensors:
+            storage = tensor.untyped_storage()
+            self._adopt(storage)
+            key = id(storage)
+            if key not in self._gathered:
+                self._gathered[key] = True
+                self._count_gathered(self._sizes.get(key, 0), where)
+
+    def _count_gathered(self, delta: int, where: str = "") -> None:
+        self.gathered += delta
+        peak = self.gathered_peaks.setdefault(self.phase, Peak())
+        if self.gathered > peak.bytes:
+            peak.bytes = self.gathered
+            peak.where = f"{where}, step {self.step + 1}" if where else f"step {self.step + 1}"
 
     def bytes_of(self, tensors: Iterable[torch.Tensor]) -> int:
         """Bytes of the tracked storages behind ``tensors`` (each once)."""
@@ -151,19 +179,25 @@ class LiveLedger(TorchDispatchMode):
 
     def __enter__(self):
         ledger = self
-        resize = torch._C.StorageBase.resize_
+        resize, new = torch._C.StorageBase.resize_, torch._C.StorageBase.__new__
 
         def resize_(storage, size):
             result = resize(storage, size)
             ledger._storage_resized(storage)
             return result
 
-        self._resize = class_attribute(torch.UntypedStorage, "resize_", resize_)
-        self._resize.__enter__()
+        def made_by_hand(cls, *args, **kwargs):  # torch.UntypedStorage(nbytes): no operator
+            storage = new(cls, *args, **kwargs)
+            ledger._storage_resized(storage)
+            return storage
+
+        self._patches = contextlib.ExitStack()
+        self._patches.enter_context(class_attribute(torch.UntypedStorage, "resize_", resize_))
+        self._patches.enter_context(class_attribute(torch.UntypedStorage, "__new__", made_by_hand))
         return super().__enter__()
 
     def __exit__(self, *exc):
-        self._resize.__exit__(*exc)
+        self._patches.close()
         return super().__exit__(*exc)
 
     # -- phases ------------------------------------------------------------------------------
@@ -185,14 +219,19 @@ class LiveLedger(TorchDispatchMode):
             self._paused -= 1
 
     def summary(self) -> dict:
-        """``{phase: {"bytes", "where"}}``: the peaks; and ``fresh:<phase>``: the most bytes
-        born in one step's ``phase`` that were alive at once."""
+        """``{phase: {"bytes", "where"}}``: the peaks; ``fresh:<phase>``: the most bytes born in
+        one step's ``phase`` alive at once; ``gathered:<phase>``: the most bytes of all-gather
+        outputs alive at once."""
         peaks = {phase: peak.plain() for phase, peak in self.peaks.items()}
         fresh = {f"fresh:{phase}": {"bytes": size, "where": ""} for phase, size in self.fresh_peaks.items()}
-        return peaks | fresh
+        gathered = {f"gathered:{phase}": peak.plain() for phase, peak in self.gathered_peaks.items()}
+        return peaks | fresh | gathered
 
     # -- the mode ----------------------------------------------------------------------------
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        before = None
+        if func.__name__.startswith("set_") and not self._paused:  # it swaps its input's storage
+            before = {id(t.untyped_storage()) for t in tensors_in((args, kwargs), [])}
         out = func(*args, **kwargs) if kwargs else func(*args)
         if self._paused:
             return out
@@ -201,7 +240,7 @@ class LiveLedger(TorchDispatchMode):
         else:
             outputs = []
             tensors_in(out, outputs)
-        inputs = None
+        inputs = before
         sizes = self._sizes
         for tensor in outputs:
             storage = tensor.untyped_storage()

@@ -183,7 +183,9 @@ class MeasuredTraining:
     def mark(self, label: str) -> None:
         self.ctx.mark(label)
         self.phases.mark(label)
-        if label == "forward_end":
+        if label == "constructed":  # inside the student block: count what all-gathers bring in
+            self.ctx.watch_gathers(self.ledger.gathered_into)
+        elif label == "forward_end":
             self.ctx.on_the_wire()  # what asynchronous collectives hold in backward, from here
         elif label == "backward_end":
             wire = self.ctx.on_the_wire()

@@ -8,7 +8,8 @@ on every rank:
   a step and alive one step later), ``at_forward_end``, ``grads_at_backward_end``,
   ``on_the_wire`` (the most bytes asynchronous collectives held at once);
 * ``peak:<phase>``: the most bytes alive at any operator of that phase;
-* ``fresh:<phase>``: the most bytes born in one step's phase alive at once.
+* ``fresh:<phase>``: the most bytes born in one step's phase alive at once;
+* ``gathered:<phase>``: the most bytes of all-gather outputs alive at once in that phase.
 
 and the most bytes it may reach on each rank (``per_rank``, a function of that rank's
 measurements, so limits can be written as the single-device figures the same ledger measured
@@ -53,11 +54,15 @@ _ROLE_WHERE = {
 
 def measured(live: Mapping, quantity: str) -> tuple[int, str]:
     """``(bytes, what they are)`` of ``quantity`` in one rank's live summary."""
-    if quantity.startswith(("peak:", "fresh:")):
+    if quantity.startswith(("peak:", "fresh:", "gathered:")):
         key = quantity.removeprefix("peak:")
         peak = live["peaks"].get(key, {"bytes": 0, "where": ""})
-        phase = key.removeprefix("fresh:")
-        said = f"born in {phase} and alive at once" if key != phase else f"alive at the peak of {phase}"
+        kind, _, phase = key.rpartition(":")
+        said = {
+            "": f"alive at the peak of {phase}",
+            "fresh": f"born in {phase} and alive at once",
+            "gathered": f"gathered by all-gathers and alive at once in {phase}",
+        }[kind]
         return peak["bytes"], said + (f" ({peak['where']})" if peak["where"] else "")
     value = live["roles"].get(quantity, 0)
     where = ""

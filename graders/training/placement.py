@@ -3,16 +3,17 @@
 Offloading is about *where* memory lives: the model on the device, the fp32 masters and the
 optimizer state on the host. On a CPU-only machine both are the same memory, so an optimizer
 that ignores ``host`` and keeps its masters next to the parameters would look right.
-:class:`SimulatedDevice` keeps the two apart by provenance, while graded code runs:
+:class:`SimulatedDevice` keeps the two apart while graded code runs, as a GPU would:
 
-* the storages the kit puts on the device (the model's parameters, its inputs) are the
-  device's, and so is whatever an operator makes from a device tensor (``p.float()``,
-  ``zeros_like(p)``, autograd's gradients);
-* ``Tensor.to(host)`` and ``Tensor.cpu()`` of a device tensor put a copy on the host, as on a
-  GPU machine (on a CPU they would hand back the same tensor); so do ``empty_like(p,
-  device=host)`` and its kin;
-* a factory (``torch.zeros(n)``: torch's default device is the host) and an operator whose
-  tensor inputs are all on the host (``zeros_like(master)``) make host tensors.
+* the model's tensors (and its inputs) are on the **device**, which reports itself as
+  ``torch.device("meta")``: ``p.device`` says so, and ``p.to(p.device)``,
+  ``torch.empty(n, device=p.device)`` or ``zeros_like(p)`` make device tensors (their data is
+  real: the simulated device computes on the CPU);
+* the **host** is the CPU: ``p.to("cpu")``, ``p.cpu()``, ``p.to(host)``, ``empty_like(p,
+  device=host)`` put a copy on the host (on a CPU they would hand back the same tensor), and
+  so does a factory with no device (torch's default device is the host);
+* whatever else an operator makes is where its tensor inputs are: a device input makes a
+  device tensor (``p.float()``, autograd's gradients), host inputs a host one.
 """
 
 from __future__ import annotations
@@ -27,8 +28,9 @@ from torch.utils._python_dispatch import TorchDispatchMode
 from graders.training.live_memory import class_attribute, tensors_in
 
 DEVICE, HOST = "device", "host"
-#: factories shaped like a tensor that put their result where ``device=`` says
-_LIKE = ("empty_like", "zeros_like", "ones_like", "full_like", "rand_like", "randn_like", "new_")
+#: what the simulated device calls itself
+DEVICE_NAME = torch.device("meta")
+_REAL = torch.device("cpu")
 
 
 class SimulatedDevice(TorchDispatchMode):
@@ -42,7 +44,7 @@ class SimulatedDevice(TorchDispatchMode):
         super().__init__()
         self._where: dict[int, str] = {}
         self._refs: dict[int, weakref.ref] = {}
-        self._to_host = 0  # inside a Tensor.to / Tensor.cpu that names a device
+        self._placing: str | None = None  # inside a Tensor.to that names where its copy goes
         for tensor in on_device:
             self._place(tensor, DEVICE)
 
@@ -63,41 +65,56 @@ class SimulatedDevice(TorchDispatchMode):
 
     # -- the mode ----------------------------------------------------------------------------
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
-        kwargs = kwargs or {}
+        kwargs = dict(kwargs or {})
+        named = kwargs.get("device")
+        if named is not None:
+            kwargs["device"] = _REAL  # the simulated device computes on the CPU
         out = func(*args, **kwargs)
         inputs = tensors_in((args, kwargs), [])
-        name = func.__name__.split(".")[0]
-        told = self._to_host or ("device" in kwargs and name.startswith(_LIKE))
-        on_host = all(self.where(t) == HOST for t in inputs)
-        target = HOST if told or on_host else DEVICE
+        if self._placing is not None:
+            target = self._placing
+        elif named is not None:
+            target = DEVICE if torch.device(named) == DEVICE_NAME else HOST
+        elif inputs:
+            target = HOST if all(self.where(t) == HOST for t in inputs) else DEVICE
+        else:
+            target = HOST
         known = {id(t.untyped_storage()) for t in inputs}
         for tensor in tensors_in(out, []):
             if id(tensor.untyped_storage()) not in known:
                 self._place(tensor, target)
         return out
 
-    # -- host transfers that a CPU would skip --------------------------------------------------
+    # -- what a CPU would not do: report the device, copy on a move -----------------------------
     def __enter__(self):
-        device = self
-        to, cpu = torch.Tensor.to, torch.Tensor.cpu
+        simulated = self
+        device, to, cpu = torch._C.TensorBase.device, torch.Tensor.to, torch.Tensor.cpu
 
-        def to_host_copies(tensor, *args, **kwargs):
-            if device.where(tensor) != DEVICE or not _targets_a_device(args, kwargs):
+        def where_it_is(tensor):
+            return DEVICE_NAME if simulated.where(tensor) == DEVICE else device.__get__(tensor)
+
+        def moved(tensor, *args, **kwargs):
+            target = _named_device(args, kwargs)
+            if target is None:
                 return to(tensor, *args, **kwargs)
-            device._to_host += 1
+            going = DEVICE if target == DEVICE_NAME else HOST
+            args = tuple(_REAL if _is_device(a) else a for a in args)
+            kwargs = {k: (_REAL if k == "device" else v) for k, v in kwargs.items()}
+            if simulated.where(tensor) != going:
+                kwargs["copy"] = True  # a move between the device and the host copies
+            simulated._placing = going
             try:
-                return to(tensor, *args, **{**kwargs, "copy": True})
+                return to(tensor, *args, **kwargs)
             finally:
-                device._to_host -= 1
+                simulated._placing = None
 
-        def cpu_copies(tensor, *args, **kwargs):
-            if device.where(tensor) == DEVICE:
-                return to_host_copies(tensor, "cpu")
-            return cpu(tensor, *args, **kwargs)
+        def to_host(tensor, *args, **kwargs):
+            return moved(tensor, _REAL) if simulated.where(tensor) == DEVICE else cpu(tensor, *args, **kwargs)
 
         self._patches = contextlib.ExitStack()
-        self._patches.enter_context(class_attribute(torch.Tensor, "to", to_host_copies))
-        self._patches.enter_context(class_attribute(torch.Tensor, "cpu", cpu_copies))
+        self._patches.enter_context(class_attribute(torch.Tensor, "device", property(where_it_is)))
+        self._patches.enter_context(class_attribute(torch.Tensor, "to", moved))
+        self._patches.enter_context(class_attribute(torch.Tensor, "cpu", to_host))
         return super().__enter__()
 
     def __exit__(self, *exc):
@@ -105,8 +122,23 @@ class SimulatedDevice(TorchDispatchMode):
         return super().__exit__(*exc)
 
 
-def _targets_a_device(args: tuple, kwargs: dict) -> bool:
-    """Whether a ``Tensor.to`` call names a device (every device here is the host's CPU)."""
-    if "device" in kwargs:
+def _is_device(value) -> bool:
+    if isinstance(value, torch.device):
         return True
-    return any(isinstance(a, str | torch.device) for a in args)
+    if isinstance(value, str):
+        try:
+            torch.device(value)
+        except RuntimeError:
+            return False
+        return True
+    return False
+
+
+def _named_device(args: tuple, kwargs: dict) -> torch.device | None:
+    """The device a ``Tensor.to`` call names, if it names one."""
+    if kwargs.get("device") is not None:
+        return torch.device(kwargs["device"])
+    for value in args:
+        if _is_device(value):
+            return torch.device(value)
+    return None

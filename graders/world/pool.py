@@ -131,6 +131,10 @@ class WorldPool:
             if todo:
                 self.restart(world.size)
                 raise NotStarted(spec.exercise, _todo_detail(todo[0]))
+            finished = Traces([parse(r.get("trace", [])) if r else [] for r in replies])
+            if finished.banned():  # a refused call ended a rank: that, not the wait, is the verdict
+                self.restart(world.size)
+                _raise_for_banned(finished, spec, example)
             if collected.timed_out:
                 report = reports.hang_report(world, collected, student_dir, deadline, spec.exercise, members)
                 self.restart(world.size)

@@ -117,6 +117,11 @@ class TaskContext:
         """A ``ready:<name>`` event in the trace: parameter ``name``'s gradient is complete."""
         self._worker.recorder.ready(name)
 
+    def watch_gathers(self, callback) -> None:
+        """``callback(output tensors, where)`` after every all-gather graded code makes, until
+        the student block ends (the live ledger counts gathered parameters so)."""
+        self._worker.recorder.on_gathered = callback
+
     def on_the_wire(self) -> dict:
         """The most bytes asynchronous collectives held at once since the last call, and where."""
         return self._worker.recorder.on_the_wire.take()

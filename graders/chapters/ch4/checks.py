@@ -12,7 +12,7 @@ from graders.chapters.ch4 import reference
 from graders.chapters.ch4.cases import TrainCase, trainable_bytes
 from graders.checks import fail
 from graders.comm.assertions import assert_star, assert_traffic_at_most
-from graders.comm.overlap import describe_late, late_bucket
+from graders.comm.overlap import describe_late, late_bucket, unreported
 from graders.comm.trace import ALL_GATHERS, ALL_REDUCES, REDUCE_SCATTERS
 from graders.training import assert_history_close
 
@@ -152,21 +152,46 @@ def assert_buckets(run, case: TrainCase) -> None:
 
 
 def assert_overlaps_backward(run, case: TrainCase) -> None:
-    """Right values, and every bucket's all-reduce launched before the next gradient is computed."""
+    """Right values, and every bucket's all-reduce launched before the next gradient is
+    computed; after backward only the buckets that could not complete in it are launched."""
     assert_ddp_trains(run, case)
-    buckets = [[name for name, _ in bucket] for bucket in reference.buckets(case)]
+    layout = reference.buckets(case)
+    buckets = [[name for name, _ in bucket] for bucket in layout]
     names = [frozenset(bucket) for bucket in buckets]
+    with_grad = reference.gradient_names(case)
+    incomplete = sum(1 for bucket in buckets if not set(bucket) <= with_grad)
+    hint = (
+        "launch a bucket's all-reduce (async_op=True) from the post-accumulate-grad hook of its last "
+        "gradient, while backward goes on; finish_gradient_synchronization() only waits."
+    )
     for rank in case.ranks:
-        for step, events in enumerate(run.traces.phase(rank, "backward_end", with_ready=True), start=1):
+        backwards = run.traces.phase(rank, "backward_end", with_ready=True)
+        steps = run.traces.phase(rank, "step_end")
+        for step, events in enumerate(backwards, start=1):
+            silent = unreported(events, with_grad)
+            if silent:
+                fail(
+                    f"rank {rank}, step {step}: the graders never saw the gradient of {', '.join(silent)} "
+                    "become ready: their hooks on the parameters were removed.",
+                    case,
+                    "leave the parameters' hooks alone; register your own next to them.",
+                )
             late = late_bucket(events, names, ALL_REDUCES)
             if late is not None:
                 fail(
                     f"rank {rank}, step {step}: {describe_late(late, buckets[late.bucket], 'all-reduce')}\n"
-                    f"buckets: {reference.describe_buckets(reference.buckets(case))}",
+                    f"buckets: {reference.describe_buckets(layout)}",
                     case,
-                    "launch a bucket's all-reduce (async_op=True) from the post-accumulate-grad hook of "
-                    "its last gradient, while backward goes on; finish_gradient_synchronization() only "
-                    "waits.",
+                    hint,
+                )
+            after = _all_reduces(steps[step - 1]) if step <= len(steps) else []
+            if len(after) > incomplete:
+                fail(
+                    f"rank {rank}, step {step}: {len(after)} all-reduce(s) after backward returned "
+                    f"(at most {incomplete}: the buckets that cannot complete in backward); the "
+                    "gradients were averaged after backward, not while it ran.",
+                    case,
+                    hint,
                 )
 
 

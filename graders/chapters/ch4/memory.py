@@ -43,6 +43,20 @@ def sharded_promises(case: TrainCase) -> list[LivePromise]:
             "of the gathered parameter sits instead of the view, and gather again in backward.",
         ),
         LivePromise(
+            "gathered:forward",
+            "gathered in forward",
+            f"the flat parameter gathered once ({gathered:,} bytes)",
+            lambda live: gathered + SLACK,
+            hint="gather the full flat parameter once per forward.",
+        ),
+        LivePromise(
+            "gathered:backward",
+            "gathered in backward",
+            f"the flat parameter gathered again once ({gathered:,} bytes)",
+            lambda live: gathered + SLACK,
+            hint="gather the full flat parameter once for backward, and drop it when the gradient is done.",
+        ),
+        LivePromise(
             "peak:forward",
             "peak in forward",
             f"a single device's activations, the shard and its state, and the gathered flat parameter "

@@ -24,18 +24,24 @@ def history(case: TrainCase, *, zero_missing_grads: bool = False) -> list[dict[s
 
 
 @functools.lru_cache(maxsize=8)
-def _gradient_bytes(dtype: str, every_param_used: bool) -> int:
+def _gradients(dtype: str, every_param_used: bool) -> tuple[frozenset[str], int]:
     from graders.training.models import lm_loss, make_batches
 
     model = TrainCase(1, None, dtype, None, every_param_used=every_param_used).model()
     batch = make_batches(0, 1, 2)[0]
     lm_loss(model, batch.tokens, batch.targets).backward()
-    return sum(p.grad.nbytes for p in model.parameters() if p.grad is not None)
+    named = [(name, p) for name, p in model.named_parameters() if p.grad is not None]
+    return frozenset(name for name, _ in named), sum(p.grad.nbytes for _, p in named)
 
 
 def gradient_bytes(case: TrainCase) -> int:
     """Bytes of the gradients one backward produces (parameters that get one, tied once)."""
-    return _gradient_bytes(case.dtype, case.every_param_used)
+    return _gradients(case.dtype, case.every_param_used)[1]
+
+
+def gradient_names(case: TrainCase) -> frozenset[str]:
+    """The parameters that get a gradient in backward."""
+    return _gradients(case.dtype, case.every_param_used)[0]
 
 
 def trainable_named(case: TrainCase) -> list[tuple[str, tuple[int, ...]]]:

@@ -34,7 +34,9 @@ STATE_HINT = (
 
 def _partitioned_state(case: TrainCase) -> list[LivePromise]:
     """ZeRO-1 and 2: between steps a rank keeps its partition of the parameters (when they
-    are not the model's own), of their gradients, and K optimizer states per element."""
+    are not the model's own), of their gradients, and K optimizer states per element. What a
+    step makes and keeps is the state, and may include the gradient partition's buffer (a
+    buffer reused from step to step is born in the first step, like the state)."""
     k = case.optimizer.states_per_element
     part, parts = reference.partition_bytes(case), reference.partitions_bytes(case)
     steps = reference.step_bytes()
@@ -50,9 +52,10 @@ def _partitioned_state(case: TrainCase) -> list[LivePromise]:
         LivePromise(
             "state",
             "optimizer state",
-            f"optimizer state for this rank's partition only ({k} per element)",
-            lambda live: k * part + steps + SLACK,
-            total=k * parts + case.n * (steps + SLACK),
+            f"optimizer state for this rank's partition only ({k} per element, and a gradient "
+            "buffer kept for the next step)",
+            lambda live: (k + 1) * part + steps + SLACK,
+            total=(k + 1) * parts + case.n * (steps + SLACK),
             hint=STATE_HINT,
         ),
     ]
@@ -119,6 +122,22 @@ def _parameters_partitioned(case: TrainCase) -> list[LivePromise]:
             lambda live: single_device_activations(live, "at_forward_end") + at_rest + layer + SLACK,
             hint="autograd saves the weights a layer used: with saved_tensors_hooks, save a key instead "
             "of a gathered parameter, and gather it again in backward.",
+        ),
+        LivePromise(
+            "gathered:forward",
+            "gathered in forward",
+            f"one layer gathered at a time, or two while the next is prefetched ({two_layers:,} bytes)",
+            lambda live: two_layers + SLACK,
+            hint="gather a layer's parameters in its own forward pre-hook (or prefetch only the next "
+            "layer's), and release them after its forward: never the whole model at once.",
+        ),
+        LivePromise(
+            "gathered:backward",
+            "gathered in backward",
+            f"one layer gathered again at a time, or two while the next is prefetched ({two_layers:,} bytes)",
+            lambda live: two_layers + SLACK,
+            hint="in backward, gather a layer's parameters when autograd unpacks them and let them go "
+            "when its gradient is done: never the whole model at once.",
         ),
         LivePromise(
             "peak:forward",

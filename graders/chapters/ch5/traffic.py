@@ -10,7 +10,7 @@ from graders.chapters.ch5 import reference
 from graders.chapters.ch5.cases import TrainCase
 from graders.chapters.ch5.checks import assert_trained_like_one_device
 from graders.checks import fail
-from graders.comm.overlap import describe_late, late_bucket
+from graders.comm.overlap import describe_late, late_bucket, unreported
 from graders.comm.volume import ALL_GATHERS, ALL_REDUCES, REDUCE_SCATTERS, of_family, wire_bytes
 
 
@@ -144,6 +144,7 @@ def assert_zero2_traffic(run, case: TrainCase) -> None:
     facts = reference.model_facts()
     members = [[facts.names[i] for i in bucket] for bucket in layout.members]
     names = [frozenset(m) if complete else frozenset() for m, complete in zip(members, layout.complete)]
+    with_grad = [name for name, gets in zip(facts.names, facts.gets_grad, strict=True) if gets]
     for rank in case.ranks:
         for k, (forward, timeline, step) in enumerate(_steps(run.traces, rank, case, with_ready=True)):
             backward = [e for e in timeline if not e.is_ready]
@@ -181,6 +182,14 @@ def assert_zero2_traffic(run, case: TrainCase) -> None:
                         "buckets are fixed at construction, in reverse parameter order; reduce each one "
                         "as soon as its last gradient arrives.",
                     )
+            silent = unreported(timeline, with_grad)
+            if silent:
+                fail(
+                    f"rank {rank}, step {k + 1}: the graders never saw the gradient of "
+                    f"{', '.join(silent)} become ready: their hooks on the parameters were removed.",
+                    case,
+                    "leave the parameters' hooks alone; register your own next to them.",
+                )
             late = late_bucket(timeline, names, REDUCE_SCATTERS)
             if late is not None:
                 fail(
