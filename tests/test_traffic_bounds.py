@@ -43,8 +43,8 @@ def test_zero1_with_a_token_all_gather_fails_the_traffic_part():
     history = ch5_reference.histories(case)[0]
     grads = ch5_reference.model_facts().bytes_of(ch5_reference.model_facts().gets_grad)
 
-    def steps(rank, k):  # the whole gradient all-reduced, and a 4-byte decoy all-gather
-        return [], [], [("all_reduce", grads, -1, (0, 1)), ("all_gather_single", 4, -1, (0, 1))]
+    def steps(rank, k):  # the whole gradient reduce-scattered, and a 4-byte decoy all-gather
+        return [], [], [("reduce_scatter_single", grads, -1, (0, 1)), ("all_gather_single", 4, -1, (0, 1))]
 
     run = _run([{"history": history}] * 2, steps, 2)
     with pytest.raises(GradingFailure, match="of updated parameters into all-gathers"):
