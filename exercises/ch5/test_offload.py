@@ -20,5 +20,5 @@ def test_offload(harness, impl, case):
 @exercise("ch5.offload", part="placement")
 @given(case=cases.offload_cases())
 def test_offload_keeps_fp32_masters_and_state_on_the_host(harness, impl, case):
-    run = harness.run(tasks.offload_train, impl, case)
+    run = harness.run(tasks.offload_placed, impl, case)
     checks.assert_offload_placement(run, case)

@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import copy
 import math
 from dataclasses import dataclass
 from functools import lru_cache
@@ -111,8 +112,7 @@ def model_facts(seed: int = 0) -> ModelFacts:
         if p.requires_grad:
             p.register_post_accumulate_grad_hook(lambda q: order.append(index[id(q)]))
     batch = make_batches(0, 1, 2)[0]
-    storage_of = {p.untyped_storage().data_ptr(): i for i, (_, p) in enumerate(named)}
-    used, saved = _parameters_touched(model, batch, storage_of)
+    used, saved = _parameters_touched(model, batch)
     lm_loss(model, batch.tokens, batch.targets).backward()
     units = []
     for module in model.modules():
@@ -132,28 +132,28 @@ def model_facts(seed: int = 0) -> ModelFacts:
     )
 
 
-def _parameters_touched(model: nn.Module, batch, storage_of: dict[int, int]) -> tuple[set[int], set[int]]:
-    """Indices of the parameters an operator reads in forward, and of those autograd saves."""
-    from torch.utils._python_dispatch import TorchDispatchMode
-    from torch.utils._pytree import tree_leaves
+def _parameters_touched(model: nn.Module, batch) -> tuple[set[int], set[int]]:
+    """Indices of the parameters forward reads, and of those autograd saves for backward.
 
-    used: set[int] = set()
+    Every parameter is made to require a gradient for one step (on a copy): the ones forward
+    reads get one. What autograd saves is seen by a saved-tensors hook."""
+    probe = copy.deepcopy(model)
+    probed = list(probe.parameters())
+    for p in probed:
+        p.requires_grad_(True)
+    index_of = {p.untyped_storage().data_ptr(): i for i, p in enumerate(probed)}
     saved: set[int] = set()
 
-    class Reads(TorchDispatchMode):
-        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
-            for value in tree_leaves((args, kwargs)):
-                if isinstance(value, torch.Tensor) and value.untyped_storage().data_ptr() in storage_of:
-                    used.add(storage_of[value.untyped_storage().data_ptr()])
-            return func(*args, **(kwargs or {}))
-
     def pack(tensor: torch.Tensor) -> torch.Tensor:
-        if tensor.untyped_storage().data_ptr() in storage_of:
-            saved.add(storage_of[tensor.untyped_storage().data_ptr()])
+        i = index_of.get(tensor.untyped_storage().data_ptr())
+        if i is not None:
+            saved.add(i)
         return tensor
 
-    with Reads(), torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
-        lm_loss(model, batch.tokens, batch.targets)
+    with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+        loss = lm_loss(probe, batch.tokens, batch.targets)
+    loss.backward()
+    used = {i for i, p in enumerate(probed) if p.grad is not None}
     return used, saved
 
 

@@ -197,20 +197,22 @@ def zero3_measured(ctx, case):
     return _train_zero3(ctx, case, measure=True)
 
 
-@task("ch5.offload")
-def offload_train(ctx, case):
+def _train_offload(ctx, case, *, placed: bool):
+    """Mixed-precision training with the student's OffloadOptimizer; with ``placed``, a
+    simulated device keeps the model's tensors apart from the host's, and where every master,
+    gradient and state tensor lives is reported."""
     model = build_model(case.seed, dtype=torch.bfloat16)
     params = trainable(model)
     addresses = [p.untyped_storage().data_ptr() for p in params]
     optimizer_cls, log = probes.recording(case.optimizer.optimizer_cls)
     batches = _batches(case)
     inputs = [t for batch in batches for t in (batch.tokens, batch.targets)]
-    device = SimulatedDevice([*model.parameters(), *model.buffers(), *inputs])
+    device = SimulatedDevice([*model.parameters(), *model.buffers(), *inputs]) if placed else None
 
     def snapshot():
         return named_parameters(model), [p.detach().clone() for p in log.owned()]
 
-    with device, ctx.student_code() as student:
+    with device or contextlib.nullcontext(), ctx.student_code() as student:
         optimizer = student.OffloadOptimizer(
             model.parameters(), optimizer_cls, host="cpu", **case.optimizer.hparams
         )
@@ -223,9 +225,21 @@ def offload_train(ctx, case):
             optimizer=optimizer,
             zero_grad=optimizer.zero_grad,
         )
-    history = [named for named, _ in steps]
-    masters = [owned for _, owned in steps]
-    return {"history": history, "masters": masters, "placement": _placement(log, params, addresses, device)}
+    value = {"history": [named for named, _ in steps], "masters": [owned for _, owned in steps]}
+    if device is not None:
+        value["placement"] = _placement(log, params, addresses, device)
+    return value
+
+
+@task("ch5.offload")
+def offload_train(ctx, case):
+    return _train_offload(ctx, case, placed=False)
+
+
+@task("ch5.offload")
+def offload_placed(ctx, case):
+    """As offload_train, on a simulated device apart from the host: where everything lives."""
+    return _train_offload(ctx, case, placed=True)
 
 
 def _placement(log, params, addresses, device: SimulatedDevice) -> dict:
