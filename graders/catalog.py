@@ -253,6 +253,13 @@ CHAPTERS: dict[str, Chapter] = {
 
 EXERCISES: dict[str, Exercise] = {e.id: e for c in CHAPTERS.values() for e in c.exercises}
 
+#: Parts that hidden graders (``hidden/chN/test_hidden_*.py``) grade too, at grading time only.
+#: The student release has no hidden graders, so a local run names these parts as not fully
+#: checked; ``tests/test_hidden.py`` keeps this table and the hidden graders in agreement.
+HIDDEN_PARTS: dict[str, tuple[str, ...]] = {
+    "ch2.ring_all_reduce": ("result", "ring"),
+}
+
 
 def exercise(exercise_id: str) -> Exercise:
     try:
