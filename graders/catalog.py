@@ -119,11 +119,6 @@ CHAPTERS: dict[str, Chapter] = {
                     "ch2",
                     "cost_model",
                     ("bytes_sent_per_rank", {"formula": 1, "measured": 1}, "bytes each rank sends"),
-                    banned=P2P_ONLY,  # its measured part runs the student's collectives
-                ),
-                *_exercises(
-                    "ch2",
-                    "cost_model",
                     ("alpha_beta_time", {"formula": 1}, "alpha-beta time model"),
                     ("bus_bandwidth", {"formula": 1}, "bus bandwidth (nccl-tests)"),
                 ),
