@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from graders import figures
 from graders.chapters.ch7 import cases, checks, reference, tasks, timeline
-from graders.chapters.ch7.checks import explain_deadlock
+from graders.chapters.ch7.own_schedules import explain_deadlock
 from graders.chapters.ch7.simulator import (
     ScheduleError,
     completeness_problems,

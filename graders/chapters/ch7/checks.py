@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from graders import figures
-from graders.chapters.ch7 import cases, reference, tasks, timeline
+from graders.chapters.ch7 import cases, reference, timeline
 from graders.chapters.ch7.simulator import (
     Action,
     ScheduleError,
@@ -27,7 +27,7 @@ from graders.chapters.ch7.simulator import (
     warmup_forwards,
 )
 from graders.checks import assert_number_close, assert_tensor_equal, fail
-from graders.errors import GradingFailure, NotStarted, TaskHang
+from graders.errors import GradingFailure
 
 NAMES = {"gpipe": "GPipe", "1f1b": "1F1B", "interleaved": "interleaved 1F1B"}
 
@@ -370,55 +370,3 @@ def assert_neighbour_traffic(run, case: cases.PipelineCase) -> None:
                     case,
                     "send each activation and each gradient once, and nothing else (the shapes are known).",
                 )
-
-
-_SCHEDULE_TASKS = {
-    "gpipe": ("ch7.gpipe_schedule", tasks.gpipe_schedule),
-    "1f1b": ("ch7.one_f_one_b_schedule", tasks.one_f_one_b_schedule),
-}
-
-
-def run_own_schedule(harness, impl, case: cases.OwnScheduleCase):
-    """Ask your schedules.py for a schedule, then run your executor on it.
-
-    Returns (run, pipeline case). A deadlocking schedule hangs for real: the world's hang report
-    (what every rank is blocked in, which microbatch its schedule is at) comes back with the
-    dependency simulator's explanation and the timeline of the schedule.
-    """
-    exercise_id, task = _SCHEDULE_TASKS[case.name]
-    schedule_case = cases.ScheduleCase(case.p, case.m)
-    try:
-        raw = harness.run(task, impl, schedule_case)[0]
-    except NotStarted:
-        kit_order = cases.gpipe_order if case.name == "gpipe" else cases.one_f_one_b_order
-        probe = cases.pipeline_example(case.p, None, case.m, case.name, schedule=kit_order(case.p, case.m))
-        harness.run(tasks.run_pipeline, impl, probe)  # a stub executor is "not started" itself
-        fail(f"this check runs your executor on your own {exercise_id}, which is not started yet.", case)
-    except GradingFailure as exc:
-        fail(f"your {exercise_id} failed, so your executor cannot run it:\n{exc}", case)
-    try:
-        sim = simulated(raw, schedule_case, f"your {exercise_id}", deadlock_ok=True)
-    except GradingFailure as exc:  # a deadlock runs for real below: its hang report teaches more
-        fail(f"your executor cannot run your own {exercise_id}; fix {exercise_id} first:\n{exc}", case)
-    schedule = sim.schedule
-    pipeline = cases.pipeline_example(
-        case.p, None, case.m, f"your {case.name}", seed=case.seed, schedule=schedule
-    )
-    try:
-        return harness.run(tasks.run_pipeline, impl, pipeline), pipeline
-    except TaskHang as exc:
-        if not sim.deadlocked:
-            raise
-        hang = TaskHang(explain_deadlock(exc.report, exercise_id, sim))
-        figures.attach(hang, "timeline", lambda path: timeline.render_timeline_png(schedule, path))
-        raise hang from None
-
-
-def explain_deadlock(report: str, exercise_id: str, sim: Simulation) -> str:
-    return (
-        f"{report}\n\nYour {exercise_id} deadlocks: the dependency simulator finds these stages waiting "
-        "for each other forever:\n  "
-        + sim.deadlock_report().replace("\n", "\n  ")
-        + "\n"
-        + timeline.text(sim)
-    )
