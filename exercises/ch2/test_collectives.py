@@ -48,7 +48,9 @@ def test_broadcast_is_a_binomial_tree(harness, impl, case):
 
 @exercise("ch2.reduce", part="result")
 @given(case=cases.collective_cases(ops=ALL_OPS, rooted="dst"))
-@edges(EDGE_DST, "one rank", "subgroup", "float64 sum", "numel < N", "subgroup of 4")
+@edges(
+    EDGE_DST, "one rank", "subgroup", "float64 sum", "whole world as a group", "numel < N", "subgroup of 4"
+)
 def test_reduce(harness, impl, case):
     checks.assert_reduce_result(harness.run(tasks.reduce, impl, case), case)
 
@@ -78,7 +80,16 @@ def test_ring_all_gather_uses_the_ring(harness, impl, case):
 
 @exercise("ch2.ring_reduce_scatter", part="result")
 @given(case=cases.collective_cases(ops=ALL_OPS))
-@edges(EDGE_OPS, "one rank", "subgroup", "float64 sum", "empty", "numel < N", "split, not chunk")
+@edges(
+    EDGE_OPS,
+    "one rank",
+    "subgroup",
+    "float64 sum",
+    "whole world as a group",
+    "empty",
+    "numel < N",
+    "split, not chunk",
+)
 def test_ring_reduce_scatter(harness, impl, case):
     checks.assert_reduce_scatter_result(harness.run(tasks.ring_reduce_scatter, impl, case), case)
 
