@@ -71,9 +71,8 @@ def collective_cases(draw, *, ops=("sum",), dtypes=S.ALL_DTYPES, rooted: str = "
     op = draw(st.sampled_from(allowed_ops))
     shape = draw(S.shapes(max_numel=max_numel))
     ranks = group if group is not None else tuple(range(world_size))
-    root = (
-        draw(st.sampled_from(ranks[::-1])) if rooted else 0
-    )  # the last member is the one most often relabelled
+    # src/dst: the last member first, the one whose group rank most often differs from its global rank
+    root = draw(st.sampled_from(ranks[::-1])) if rooted else 0
     seed = draw(S.seeds)
     show = ("shape", "dtype") + (("op",) if ops != ("sum",) else ()) + ((rooted,) if rooted else ())
     return build_collective(world_size, group, shape, dtype, op, root, seed, show)
@@ -140,17 +139,16 @@ def edge_collectives(rooted: str = "", ops=("sum",)) -> dict[str, CollectiveCase
     for i, (name, spec) in enumerate(EDGE_SPECS.items()):
         spec = dict(spec)
         ranks = spec["group"] or tuple(range(spec["world_size"]))
-        root = spec.pop("root", ranks[-1]) if rooted else 0
-        spec.pop("root", None)
+        root = spec.pop("root", ranks[-1])
         op = spec.pop("op")
         if op not in ops or (op == "avg" and spec["dtype"] not in S.FLOAT_DTYPES):
             op = "sum"
-        edges[name] = build_collective(**spec, op=op, root=root, seed=i, show=show)
+        edges[name] = build_collective(**spec, op=op, root=root if rooted else 0, seed=i, show=show)
     return edges
 
 
-#: all-to-all edge cases: a relabelled subgroup with a different shape per pair (scalars and
-#: empty blocks included), and empty blocks everywhere on the whole world
+#: all-to-all edge cases: a relabelled subgroup with a different shape per pair (a scalar and an
+#: empty block included), and empty blocks of two shapes beside a full one
 EDGE_ALL_TO_ALL = {
     "subgroup": build_all_to_all(3, (1, 2), "float64", (((2,), (0,)), ((), (3, 1))), seed=1),
     "empty": build_all_to_all(2, None, "int64", (((0,), (0, 2)), ((4,), (0,))), seed=2),
