@@ -129,7 +129,7 @@ def train_cases(
     a cap between the fractions ``lo`` and ``hi`` of the trainable bytes (at least one
     element): ``(0, 1)`` gives one to eight buckets, ``(0.25, 1)`` one to four.
     """
-    sizes = [n for n in (1, 2, 3, 2, 3, 4) if n <= max_world]  # 4 ranks cost twice what 2 do
+    sizes = [n for n in (1, 2, 3, 2, 3, 2, 4) if n <= max_world]  # 4 ranks cost twice what 2 do
     world_size, group = draw(S.worlds(sizes=sizes, min_members=min_world, subgroups=subgroups))
     dtype = draw(st.sampled_from(S.FLOAT_DTYPES))
     case = TrainCase(
