@@ -171,11 +171,6 @@ CHAPTERS: dict[str, Chapter] = {
                     "ch2",
                     "cost_model",
                     ("bytes_sent_per_rank", {"formula": 1, "measured": 1}, "bytes each rank sends"),
-                    banned=P2P_ONLY,  # its measured part runs the student's collectives
-                ),
-                *_exercises(
-                    "ch2",
-                    "cost_model",
                     ("alpha_beta_time", {"formula": 1}, "alpha-beta time model"),
                     ("bus_bandwidth", {"formula": 1}, "bus bandwidth (nccl-tests)"),
                     multi_rank=False,
@@ -313,6 +308,13 @@ CHAPTERS: dict[str, Chapter] = {
 }
 
 EXERCISES: dict[str, Exercise] = {e.id: e for c in CHAPTERS.values() for e in c.exercises}
+
+#: Parts that hidden graders (``hidden/chN/test_hidden_*.py``) grade too, at grading time only.
+#: The student release has no hidden graders, so a local run names these parts as not fully
+#: checked; ``tests/test_hidden.py`` keeps this table and the hidden graders in agreement.
+HIDDEN_PARTS: dict[str, tuple[str, ...]] = {
+    "ch2.ring_all_reduce": ("result", "ring"),
+}
 
 
 def exercise(exercise_id: str) -> Exercise:

@@ -32,6 +32,10 @@ _WORDS = {
     "kind:crash": {"en": "crash", "vi": "tiến trình bị sập"},
     "kind:error": {"en": "exception", "vi": "ngoại lệ"},
     "kind:banned": {"en": "banned call", "vi": "gọi hàm bị cấm"},
+    "hidden not run": {
+        "en": "hidden tests run at grading time (these parts may still lose points there)",
+        "vi": "các bài kiểm tra ẩn chỉ chạy khi chấm (các phần này vẫn có thể bị trừ điểm khi đó)",
+    },
     "notes": {"en": "grading notes", "vi": "ghi chú khi chấm"},
     "kind:integrity": {"en": "integrity", "vi": "vi phạm quy định"},
     "kind:submission": {"en": "submission unusable", "vi": "bài nộp không dùng được"},

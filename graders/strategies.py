@@ -8,8 +8,10 @@ from a drawn seed in the driver, so a reproduction line pins the exact data too.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import torch
+from hypothesis import example
 from hypothesis import strategies as st
 
 
@@ -30,31 +32,54 @@ FLOAT_DTYPES = ("float32", "float64")
 ALL_DTYPES = ("float32", "float64", "int64")
 
 
-def world_sizes(min_size: int = 1, max_size: int = 4) -> st.SearchStrategy[int]:
-    return st.integers(min_size, max_size)
+#: what a drawn group is: one rank alone, the whole world, or a proper subgroup of it
+ONE_RANK, WHOLE_WORLD, SUBGROUP = "one rank", "whole world", "subgroup"
 
 
 @st.composite
-def groups(draw, world_size: int, subgroup_chance: float = 0.3) -> tuple[int, ...] | None:
-    """``None`` (the default group) most of the time; otherwise a sorted subset of the ranks.
+def worlds(
+    draw, *, sizes: Sequence[int] = (1, 2, 3, 4), min_members: int = 1, subgroups: bool = True
+) -> tuple[int, tuple[int, ...] | None]:
+    """``(world_size, group)`` for a call that takes ``group=``, drawn to reach the bugs.
 
-    A subset equal to the whole world is passed as an explicit group object.
+    ``group`` is None (the default group), the whole world as an explicit group, or a proper
+    subgroup (sorted global ranks, so group rank i is ``group[i]``). About a quarter of the
+    draws run on one rank, half on the whole world of 2 or more ranks, and a quarter on a
+    proper subgroup of at least 2 ranks, most of whose group ranks differ from their global
+    ranks: where a global ``src`` mistaken for a group rank, or a group rank passed as a
+    global one, goes wrong. (A subgroup needs a world of 3 or more, idle ranks included: a
+    quarter keeps the mean world no bigger than uniform sizes would.) ``sizes`` are the world
+    sizes to draw from (repeat one to draw it more often), ``min_members`` the fewest ranks
+    the call needs.
     """
-    if world_size == 1 or draw(st.floats(0, 1)) >= subgroup_chance:
-        return None
-    members = draw(st.lists(st.integers(0, world_size - 1), min_size=1, max_size=world_size, unique=True))
-    return tuple(sorted(members))
+    kinds = [ONE_RANK] if 1 in sizes and min_members <= 1 else []
+    kinds += [WHOLE_WORLD, WHOLE_WORLD] if any(n >= max(2, min_members) for n in sizes) else []
+    if subgroups and any(n >= max(3, min_members + 1) for n in sizes):
+        kinds += [SUBGROUP]
+    kind = draw(st.sampled_from(kinds))
+    if kind == ONE_RANK:
+        return 1, None
+    if kind == WHOLE_WORLD:
+        world_size = draw(st.sampled_from([n for n in sizes if n >= max(2, min_members)]))
+        explicit = draw(st.sampled_from((False, False, False, True)))  # a group object for the world
+        return world_size, tuple(range(world_size)) if explicit else None
+    world_size = draw(st.sampled_from([n for n in sizes if n >= max(3, min_members + 1)]))
+    size = draw(st.integers(max(2, min_members), world_size - 1))
+    return world_size, tuple(sorted(draw(st.permutations(range(world_size)))[:size]))
 
 
 @st.composite
 def shapes(draw, min_dims: int = 1, max_dims: int = 3, max_numel: int = 3000) -> tuple[int, ...]:
-    """Shapes with 0-sized, tiny, uneven and (now and then) a few thousand elements."""
+    """Shapes with tiny, uneven and (now and then) a few thousand elements; about one in eight
+    has a 0-sized dimension."""
     ndim = draw(st.integers(min_dims, max_dims))
     if ndim == 1 and draw(st.integers(0, 4)) == 0:
-        return (draw(st.integers(0, max_numel)),)
-    dims = draw(st.lists(st.integers(0, 9), min_size=ndim, max_size=ndim))
+        return (draw(st.integers(1, max_numel)),)
+    dims = draw(st.lists(st.integers(1, 9), min_size=ndim, max_size=ndim))
     while math.prod(dims) > max_numel:
         dims[dims.index(max(dims))] //= 2
+    if dims and draw(st.integers(0, 7)) == 0:
+        dims[draw(st.integers(0, ndim - 1))] = 0
     return tuple(dims)
 
 
@@ -75,3 +100,18 @@ def seeded_generator(seed: int) -> torch.Generator:
 
 
 seeds = st.integers(0, 2**16)
+
+
+def smallest_first(*cases):
+    """``@example`` for every case, run smallest first (fewest ranks, then fewest elements), so
+    that the first explicit example that fails, the one reported, is the simplest."""
+
+    def size(case) -> tuple[int, int]:
+        return case.world_size, getattr(case, "numel", 0)
+
+    def decorate(test):
+        for case in sorted(cases, key=size, reverse=True):  # hypothesis runs the last added first
+            test = example(case=case)(test)
+        return test
+
+    return decorate

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from graders import figures
 from graders.chapters.ch7 import cases, checks, reference, tasks, timeline
-from graders.chapters.ch7.checks import explain_deadlock
+from graders.chapters.ch7.own_schedules import explain_deadlock
 from graders.chapters.ch7.simulator import (
     ScheduleError,
     completeness_problems,
@@ -29,7 +29,7 @@ from graders.plugin.results import FAILED, Gradebook
 from graders.world.pool import WorldPool
 
 SOLUTIONS = Impl.resolve("solutions")
-DEADLOCK = [[("F", 0), ("B", 0), ("F", 1), ("B", 1)], [("F", 1), ("F", 0), ("B", 0), ("B", 1)]]
+DEADLOCK = [[("F", 0), ("B", 0), ("F", 1), ("B", 1)], [("F", 0), ("F", 1), ("B", 0), ("B", 1)]]
 
 
 def _solution_schedules():
@@ -107,7 +107,7 @@ def test_a_deadlock_names_who_waits_for_what():
     assert sim.deadlocked
     assert sim.deadlock_report().splitlines() == [
         "stage 0 is stuck at B0 (its action 1), waiting for the gradient of microbatch 0 from stage 1",
-        "stage 1 is stuck at F1 (its action 0), waiting for the activation of microbatch 1 from stage 0",
+        "stage 1 is stuck at F1 (its action 1), waiting for the activation of microbatch 1 from stage 0",
     ]
 
 

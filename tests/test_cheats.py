@@ -269,19 +269,20 @@ def test_verdict(row: Verdict, harness):
     chapter = row.exercise.split(".")[0]
     impl = Impl.resolve(SAMPLES / row.sample)
     tests = _tests(chapter)
+    every = [(part, fns) for (exercise, part), fns in tests.items() if exercise == row.exercise]
     if row.expected == FULL:
-        failed = mutants.grade_parts(impl, row.exercise, harness, tests)
+        failed, _ = mutants.grade_parts(impl, harness, every)
         assert failed == {}, f"{row.sample} lost points: " + "\n".join(f"{p}: {m}" for p, m in failed.items())
         return
     expected = row.expected
     # a cheat is graded on the parts it must lose only: the others do not change its verdict
-    only = {key: fns for key, fns in tests.items() if key[0] == row.exercise and key[1] in expected}
-    failed = mutants.grade_parts(impl, row.exercise, harness, only)
+    only = [(part, fns) for part, fns in every if part in expected]
+    failed, _ = mutants.grade_parts(impl, harness, only)
     kept = sorted(set(expected) - set(failed))
     assert not kept, f"{row.sample} kept credit for {kept}"
     scanned = any(SCANNED in message for message in failed.values())
     if scanned and not row.static_only:  # the scan stopped it first: the runtime guard must too
-        failed = mutants.grade_parts(impl, row.exercise, harness, only, static_scan=False)
+        failed, _ = mutants.grade_parts(impl, harness, only, static_scan=False)
         kept = sorted(set(expected) - set(failed))
         assert not kept, f"{row.sample} kept credit for {kept} with the runtime guard alone"
     for part, fragment in expected.items():

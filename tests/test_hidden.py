@@ -37,3 +37,39 @@ def test_a_hidden_property_fails_what_the_public_ones_accept(kit_root, tmp_path)
     assert "FAILED" in out and "test_ring_all_reduce_leaves_identical_replicas" in out, out[-3000:]
     assert "bitwise the same values" in out and "Traceback" not in out
     assert "ch2.ring_all_reduce       0/3   failed" in out  # result lost; ring not graded here
+
+
+def _hidden_markers(kit_root) -> set[tuple[str, str]]:
+    import ast
+
+    found = set()
+    for path in sorted((kit_root / "hidden").glob("ch*/test_*.py")):
+        assert path.name.startswith("test_hidden_"), f"{path}: hidden graders are named test_hidden_*.py"
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "exercise":
+                exercise_id = node.args[0].value
+                part = next(k.value.value for k in node.keywords if k.arg == "part")
+                found.add((exercise_id, part))
+    return found
+
+
+def test_the_catalog_names_every_part_a_hidden_grader_grades(kit_root):
+    from graders.catalog import HIDDEN_PARTS
+
+    declared = {(e, p) for e, parts in HIDDEN_PARTS.items() for p in parts}
+    assert declared == _hidden_markers(kit_root)
+
+
+def test_a_run_without_the_hidden_graders_says_which_parts_it_could_not_check():
+    from graders.plugin.results import PASSED, Gradebook
+
+    book = Gradebook(impl="solutions")
+    for part in ("result", "ring"):
+        book.record("ch2.ring_all_reduce", part, PASSED)
+    book.record("ch2.broadcast", "result", PASSED)
+    table = book.render()
+    assert "hidden tests run at grading time" in table and "ch2.ring_all_reduce: result, ring" in table
+    assert "ch2.broadcast:" not in table.split("grading time")[1]
+    book.hidden_run = {"ch2.ring_all_reduce::result", "ch2.ring_all_reduce::ring"}
+    assert "grading time" not in book.render()
+    assert Gradebook.from_dict(book.to_dict()).hidden_run == book.hidden_run

@@ -3,8 +3,6 @@
 from hypothesis import example, given
 
 from graders.chapters.ch2 import cases, checks, tasks
-from graders.checks import fail
-from graders.errors import NotStarted
 from graders.plugin import exercise
 
 
@@ -22,17 +20,19 @@ def test_bytes_sent_per_rank(harness, impl, case):
     checks.assert_bytes_sent_formula(harness.run(tasks.bytes_sent_per_rank, impl, case)[0], case)
 
 
+@exercise("ch2.bytes_sent_per_rank", part="formula")
+@given(case=cases.unsupported_cases())
+@example(case=cases.CostCase("broadcast", "ring", 1024, 4))
+def test_bytes_sent_per_rank_refuses_unsupported_pairs(harness, impl, case):
+    checks.assert_refuses(
+        harness.run(tasks.bytes_sent_per_rank_refusal, impl, case)[0], case, "bytes_sent_per_rank"
+    )
+
+
 @exercise("ch2.bytes_sent_per_rank", part="measured")
 @given(case=cases.measured_cases())
-def test_bytes_sent_per_rank_matches_your_collectives(harness, impl, case):
-    harness.run(tasks.bytes_sent_per_rank, impl, cases.CostCase(case.collective, case.algorithm, 4096, 4))
-    try:
-        run = harness.run(tasks.measured_traffic, impl, case)
-    except NotStarted:
-        fail(
-            f"this check measures your {case.collective} from collectives.py, which is not started yet.", case
-        )
-    checks.assert_measured_bytes(run, case)
+def test_bytes_sent_per_rank_matches_the_reference_traffic(harness, impl, case):
+    checks.assert_measured_bytes(harness.run(tasks.bytes_sent_per_rank, impl, case)[0], case)
 
 
 @exercise("ch2.alpha_beta_time", part="formula")
@@ -40,6 +40,13 @@ def test_bytes_sent_per_rank_matches_your_collectives(harness, impl, case):
 @every_pair
 def test_alpha_beta_time(harness, impl, case):
     checks.assert_alpha_beta_formula(harness.run(tasks.alpha_beta_time, impl, case)[0], case)
+
+
+@exercise("ch2.alpha_beta_time", part="formula")
+@given(case=cases.unsupported_cases())
+@example(case=cases.CostCase("all_gather", "tree", 1024, 4))
+def test_alpha_beta_time_refuses_unsupported_pairs(harness, impl, case):
+    checks.assert_refuses(harness.run(tasks.alpha_beta_time_refusal, impl, case)[0], case, "alpha_beta_time")
 
 
 @exercise("ch2.bus_bandwidth", part="formula")

@@ -16,9 +16,9 @@ EDGE = cases.FSDP_EDGES
 
 @exercise("ch4.fsdp", part="result")
 @given(case=cases.train_cases())
-@example(case=EDGE[0])
-@example(case=EDGE[1])
 @example(case=EDGE[2])
+@example(case=EDGE[1])
+@example(case=EDGE[0])
 def test_fsdp(harness, impl, case):
     checks.assert_sharded_trains_like_one_device(harness.run(tasks.fsdp, impl, case), case)
 

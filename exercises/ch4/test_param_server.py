@@ -15,9 +15,9 @@ EDGE = cases.PARAM_SERVER_EDGES
 
 @exercise("ch4.param_server", part="result")
 @given(case=cases.train_cases())
-@example(case=EDGE[0])
-@example(case=EDGE[1])
 @example(case=EDGE[2])
+@example(case=EDGE[1])
+@example(case=EDGE[0])
 def test_param_server(harness, impl, case):
     checks.assert_param_server_trains(harness.run(tasks.param_server, impl, case), case)
 

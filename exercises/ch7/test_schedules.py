@@ -89,10 +89,13 @@ def test_interleaved_makespan(harness, impl, case):
 
 
 @exercise("ch7.interleaved_1f1b_schedule", part="torch")
-@given(case=cases.interleaved_cases(divisible=True))
+@given(case=cases.interleaved_cases())
 @example(case=interleaved(2, 4, 2))
+@example(case=interleaved(4, 8, 1))
+@example(case=interleaved(3, 4, 1))
 @example(case=interleaved(4, 8, 3))
 def test_interleaved_matches_torch(harness, impl, case):
-    """Compared with torch.distributed.pipelining's ScheduleInterleaved1F1B (m a multiple of p)."""
+    """Compared with torch.distributed.pipelining's ScheduleInterleaved1F1B (m a multiple of p);
+    with one chunk, with 1F1B (at most p - s activations in flight)."""
     sim = checks.simulated(harness.run(tasks.interleaved_1f1b_schedule, impl, case)[0], case)
     checks.assert_matches_torch_interleaved(sim, case)

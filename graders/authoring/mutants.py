@@ -1,8 +1,11 @@
 """Mutants: known-wrong variants of the reference solutions, which the graders must catch.
 
 Each chapter's ``fixtures/mutants/chN.toml`` lists edits (``old`` → ``new`` inside one
-function of one solution file). :func:`materialize` writes the mutated chapter into a folder
-that can be graded like any submission (``--impl FOLDER``).
+function of one solution file). A mutant names the ``part`` it must fail; ``alone = true``
+says it must pass every other part of its exercise (it proves that part's check can fail by
+itself). The ``[not_alone]`` table names, with a reason, the parts no single plausible bug
+can fail alone. :func:`materialize` writes the mutated chapter into a folder that can be
+graded like any submission (``--impl FOLDER``).
 """
 
 from __future__ import annotations
@@ -31,14 +34,24 @@ class Mutant:
     part: str | None
     description: str
     edits: tuple[Edit, ...]
+    alone: bool = False  # must pass every other part of its exercise
 
     @property
     def chapter(self) -> str:
         return self.exercise.split(".")[0]
 
 
+def path_of(chapter: str, kit_root: Path = KIT_ROOT) -> Path:
+    return kit_root / "fixtures" / "mutants" / f"{chapter}.toml"
+
+
+def not_alone(chapter: str, kit_root: Path = KIT_ROOT) -> dict[str, str]:
+    """``"exercise.part"`` -> why no mutant can fail that part alone."""
+    return dict(tomllib.loads(path_of(chapter, kit_root).read_text()).get("not_alone", {}))
+
+
 def load(chapter: str, kit_root: Path = KIT_ROOT) -> list[Mutant]:
-    data = tomllib.loads((kit_root / "fixtures" / "mutants" / f"{chapter}.toml").read_text())
+    data = tomllib.loads(path_of(chapter, kit_root).read_text())
     merged: dict[str, dict] = {}
     for entry in data["mutant"]:
         edit = Edit(entry["file"], entry["function"], entry["old"], entry["new"])
@@ -51,6 +64,7 @@ def load(chapter: str, kit_root: Path = KIT_ROOT) -> list[Mutant]:
             "part": entry.get("part"),
             "description": entry.get("description", ""),
             "edits": [edit],
+            "alone": entry.get("alone", False),
         }
     return [Mutant(**{**m, "edits": tuple(m["edits"])}) for m in merged.values()]
 
@@ -150,12 +164,43 @@ def exercise_tests(chapter: str, kit_root: Path = KIT_ROOT) -> dict[tuple[str, s
 class MutantOutcome:
     mutant: Mutant
     failed_parts: dict[str, str]  # part -> the feedback that caught it
+    passed_parts: tuple[str, ...] = ()
 
     @property
     def caught(self) -> bool:
         if self.mutant.part is not None:
             return self.mutant.part in self.failed_parts
         return bool(self.failed_parts)
+
+
+def grade_parts(
+    impl, harness, parts, *, stop=lambda failed: False, static_scan: bool = True
+) -> tuple[dict[str, str], list[str]]:
+    """Run the tests of ``parts`` (``[(part, functions)]``) against ``impl`` in order:
+    ``(failed part -> feedback, passed parts)``, stopping early once ``stop(failed)``.
+    The worlds are ``harness``'s, its integrity notes are not; ``static_scan=False`` lets
+    only the runtime guard judge the code."""
+    from graders.errors import GradingFailure, Halt, NotStarted
+    from graders.plugin.harness import Harness
+
+    harness = Harness(harness.pool, static_scan=static_scan)
+
+    failed: dict[str, str] = {}
+    passed: list[str] = []
+    for part, functions in parts:
+        if stop(failed):
+            break
+        for fn in functions:
+            try:
+                fn(harness=harness, impl=impl)
+            except NotStarted as exc:
+                raise AssertionError(f"{impl.label} is reported as not started: {exc}") from exc
+            except (GradingFailure, Halt) as exc:
+                failed[part] = str(exc)
+                break
+        else:
+            passed.append(part)
+    return failed, passed
 
 
 def run_mutant(
@@ -167,44 +212,17 @@ def run_mutant(
     """Grade the mutant's exercise and say which parts failed (and how).
 
     The mutant's own part (if it names one) is graded first, and grading stops once the
-    mutant is caught.
+    mutant is caught, unless the mutant is ``alone``: then every part is graded.
     """
     from graders.impl import Impl
 
     tests = tests if tests is not None else exercise_tests(mutant.chapter)
     impl = Impl.resolve(materialize(mutant, workdir))
+    parts = [(part, fns) for (exercise_id, part), fns in tests.items() if exercise_id == mutant.exercise]
+    parts.sort(key=lambda item: item[0] != mutant.part)
 
-    def caught(failed: dict[str, str]) -> bool:
-        return bool(failed) and (mutant.part is None or mutant.part in failed)
+    def caught(failed):
+        return not mutant.alone and bool(failed) and (mutant.part is None or mutant.part in failed)
 
-    failed = grade_parts(impl, mutant.exercise, harness, tests, first=mutant.part, stop=caught)
-    return MutantOutcome(mutant, failed)
-
-
-def grade_parts(
-    impl, exercise_id: str, harness, tests, *, first: str | None = None, stop=None, static_scan: bool = True
-) -> dict[str, str]:
-    """Run the graders of every part of ``exercise_id`` on ``impl``: ``{part: feedback}`` of
-    the parts that failed. ``first`` is graded first; ``stop(failed)`` ends grading early;
-    ``static_scan=False`` lets only the runtime guard judge the code."""
-    from graders.errors import GradingFailure, Halt, NotStarted
-    from graders.plugin.harness import Harness
-
-    harness = Harness(harness.pool, static_scan=static_scan)  # same worlds; its notes stay its own
-    failed: dict[str, str] = {}
-    parts = [(part, fns) for (exercise, part), fns in tests.items() if exercise == exercise_id]
-    parts.sort(key=lambda item: item[0] != first)
-    for part, functions in parts:
-        if stop is not None and stop(failed):
-            break
-        for fn in functions:
-            try:
-                fn(harness=harness, impl=impl)
-            except NotStarted as exc:
-                raise AssertionError(
-                    f"{impl.label} is reported as not started for {exercise_id}: {exc}"
-                ) from exc
-            except (GradingFailure, Halt) as exc:
-                failed[part] = str(exc)
-                break
-    return failed
+    failed, passed = grade_parts(impl, harness, parts, stop=caught)
+    return MutantOutcome(mutant, failed, tuple(passed))

@@ -34,11 +34,34 @@ def assert_ring_neighbours_only(traces: Traces, ranks: Sequence[int], case=None)
                 )
 
 
-def assert_send_count(traces: Traces, ranks: Sequence[int], expected: int, case=None, hint: str = "") -> None:
+def _sends(traces: Traces, rank: int) -> list:
+    return [e for e in traces[rank] if e.is_send]
+
+
+def _count_messages(sends: list, expected: int, at_most: int | None) -> tuple[bool, str]:
+    """Whether ``sends`` has exactly ``expected`` messages that carry data and at most
+    ``at_most`` (default ``expected``) in all, and how to say what it has."""
+    with_data = sum(1 for e in sends if e.nbytes > 0)
+    ok = with_data == expected and len(sends) <= (expected if at_most is None else at_most)
+    empty = len(sends) - with_data
+    return ok, f"{with_data} message(s) with data" + (f" and {empty} empty one(s)" if empty else "")
+
+
+def assert_send_count(
+    traces: Traces,
+    ranks: Sequence[int],
+    expected: int,
+    case=None,
+    hint: str = "",
+    *,
+    at_most: int | None = None,
+) -> None:
+    """Each rank sends exactly ``expected`` messages that carry data, and no more than ``at_most``
+    messages in all: a message with nothing in it may be sent or skipped."""
     for rank in ranks:
-        sends = len([e for e in traces[rank] if e.is_send])
-        if sends != expected:
-            fail(f"rank {rank} sent {sends} message(s); this algorithm takes exactly {expected}.", case, hint)
+        ok, seen = _count_messages(_sends(traces, rank), expected, at_most)
+        if not ok:
+            fail(f"rank {rank} sent {seen}; this algorithm takes exactly {expected} with data.", case, hint)
 
 
 def assert_bytes_sent_at_most(
@@ -51,13 +74,71 @@ def assert_bytes_sent_at_most(
             fail(f"rank {rank} sent {sent} bytes; the algorithm needs at most {limit}.", case, hint)
 
 
-def assert_total_messages(
-    traces: Traces, ranks: Sequence[int], expected: int, case=None, hint: str = ""
+def assert_bytes_sent_at_least(
+    traces: Traces, ranks: Sequence[int], bound: int | Callable[[int], int], case=None, hint: str = ""
 ) -> None:
-    total = sum(len([e for e in traces[r] if e.is_send]) for r in ranks)
-    if total != expected:
+    """Each rank sends at least ``bound`` bytes: what the others cannot do without."""
+    for rank in ranks:
+        need = bound(rank) if callable(bound) else bound
+        sent = traces.bytes_sent(rank)
+        if sent < need:
+            fail(
+                f"rank {rank} sent {sent} bytes; the others cannot get their results unless it sends at "
+                f"least {need}.",
+                case,
+                hint,
+            )
+
+
+def assert_bytes_received_at_least(
+    traces: Traces, ranks: Sequence[int], bound: int | Callable[[int], int], case=None, hint: str = ""
+) -> None:
+    """Each rank receives at least ``bound`` bytes: the data it cannot have otherwise."""
+    for rank in ranks:
+        need = bound(rank) if callable(bound) else bound
+        received = traces.bytes_received(rank)
+        if received < need:
+            fail(
+                f"rank {rank} received {received} bytes; it cannot have its result unless it receives at "
+                f"least {need}.",
+                case,
+                hint,
+            )
+
+
+def assert_bytes_sent_per_dst_at_least(
+    traces: Traces, ranks: Sequence[int], minimum: Callable[[int, int], int], case=None, hint: str = ""
+) -> None:
+    """Every rank ``src`` sends every other rank ``dst`` at least ``minimum(src, dst)`` bytes."""
+    for src in ranks:
+        sent: dict[int, int] = {}
+        for event in _sends(traces, src):
+            sent[event.peer] = sent.get(event.peer, 0) + event.nbytes
+        for dst in ranks:
+            need = minimum(src, dst) if dst != src else 0
+            if sent.get(dst, 0) < need:
+                fail(
+                    f"rank {src} sent {sent.get(dst, 0)} bytes to rank {dst}, which needs at least {need} "
+                    "from it.",
+                    case,
+                    hint,
+                )
+
+
+def assert_total_messages(
+    traces: Traces,
+    ranks: Sequence[int],
+    expected: int,
+    case=None,
+    hint: str = "",
+    *,
+    at_most: int | None = None,
+) -> None:
+    """Exactly ``expected`` messages that carry data over all ranks, at most ``at_most`` in all."""
+    ok, seen = _count_messages([e for r in ranks for e in _sends(traces, r)], expected, at_most)
+    if not ok:
         fail(
-            f"{total} messages were sent in total; a tree over {len(ranks)} ranks sends exactly {expected}.",
+            f"{seen} were sent in total; a tree over {len(ranks)} ranks sends exactly {expected} with data.",
             case,
             hint,
         )

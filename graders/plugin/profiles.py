@@ -1,15 +1,19 @@
 """Hypothesis settings profiles: ``student`` (default), ``grading`` and ``ci``.
 
-``deadline`` is always None: time limits come from the worker world's task deadlines. The
-``grading`` profile is derandomized and has no example database, so a submission gets the
-same score on every run; ``ci`` is the same, smaller, for the kit's own tests. Every profile
-reports one failure per property (``report_multiple_bugs=False``): two distinct failing
-examples would otherwise come back as an ``ExceptionGroup`` instead of one teaching message.
+``deadline`` is always None: time limits come from the worker world's task deadlines. Every
+profile is derandomized and has no example database, so a submission gets the same verdict on
+every run and wherever it runs: a database would replay examples saved by earlier runs (of
+other code, too), and the verdict would depend on that history. ``student`` draws fewest,
+``grading`` most; ``ci`` is for the kit's own tests. Every profile reports one failure per
+property (``report_multiple_bugs=False``): two distinct failing examples would otherwise come
+back as an ``ExceptionGroup`` instead of one teaching message.
 """
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, Phase, settings
+import hashlib
+
+from hypothesis import HealthCheck, Phase, seed, settings
 
 from graders import config as dtlab_config
 
@@ -28,11 +32,51 @@ def register(requested: str | None = None) -> None:
         suppress_health_check=_QUIET,
         print_blob=False,
         report_multiple_bugs=False,
+        derandomize=True,
+        database=None,
     )
     settings.register_profile("student", max_examples=25, **common)
-    settings.register_profile("grading", max_examples=60, derandomize=True, database=None, **common)
+    settings.register_profile("grading", max_examples=60, **common)
     if "ci" in (requested, dtlab_config.profile()):
-        settings.register_profile("ci", max_examples=15, derandomize=True, database=None, **common)
+        settings.register_profile("ci", max_examples=15, **common)
+
+
+def ignore_local_constants() -> None:
+    """Draw examples from the strategies alone, whatever modules happen to be imported.
+
+    Hypothesis draws about one integer in twenty from a pool of constants it finds in the
+    *local* modules loaded so far (here: the ``graders`` package). Which of them are loaded
+    differs between ``pytest exercises/ch2`` and ``dtlab grade`` (whose warm server imports the
+    whole kit), and grows during a run, so the same derandomized property drew different
+    examples, and a submission got another score, in each. Called once a grader is collected;
+    a hypothesis without that pool is left as it is.
+    """
+    try:
+        from hypothesis.internal.conjecture import providers
+    except ImportError:  # pragma: no cover - another hypothesis layout
+        return
+    if not hasattr(providers, "_get_local_constants"):
+        return
+    no_constants = providers.Constants()
+    providers._get_local_constants = lambda: no_constants
+    providers.CONSTANTS_CACHE.cache.clear()  # it may hold pools drawn from the old one
+
+
+def pin_seed(test, key: str) -> None:
+    """Derandomize the grader ``test`` by ``key`` (its exercise, part and name), not its source.
+
+    Hypothesis derandomizes from a digest of a test's source code and, when the source file
+    cannot be read, from the function's name alone. ``dtlab grade`` deletes its copy of the
+    graders once they are collected (graded code must not read them), so the same property
+    drew other examples there than in a local run, and a submission got another score. A seed
+    made from ``key`` is the same everywhere. Profiles that do not derandomize, and tests that
+    carry their own ``@seed``, are left alone.
+    """
+    if getattr(test, "hypothesis", None) is None or not settings.default.derandomize:
+        return
+    if getattr(test, "_hypothesis_internal_use_seed", None) is not None:
+        return
+    seed(int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], "big"))(test)
 
 
 def fewer_examples(fraction: float, minimum: int = 5) -> settings:

@@ -22,6 +22,8 @@ from graders.impl import Impl, ImplNotFound
 from graders.plugin.marker import MARKER
 from graders.plugin.results import FAILED, NOT_STARTED, PASSED, Gradebook
 
+#: hidden graders are files named ``test_hidden_*.py`` (``hidden/chN/``, and ``dtlab grade``'s suite)
+HIDDEN_PREFIX = "test_hidden"
 _GRADEBOOK = pytest.StashKey[Gradebook]()
 _HARNESS = pytest.StashKey[object]()
 _POOL = pytest.StashKey[object]()
@@ -107,8 +109,11 @@ def _activate(config: pytest.Config) -> None:
         return
     from hypothesis import settings
 
+    from graders.plugin import profiles
+
     if not config.getoption("hypothesis_profile", None):
         settings.load_profile(dtlab_config.profile())
+    profiles.ignore_local_constants()
     if any(a in ("--co", "--collect-only") for a in config.invocation_params.args):
         config.stash[_FORK_SERVER] = None
         return
@@ -144,6 +149,16 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
         server.close()
         shutil.rmtree(server.base_dir, ignore_errors=True)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    from graders.plugin import profiles
+
+    for item in items:
+        marker = item.get_closest_marker(MARKER)
+        if marker is not None and hasattr(item, "obj"):
+            exercise_id, part = marker.args
+            profiles.pin_seed(item.obj, f"{exercise_id}:{part}:{getattr(item, 'originalname', item.name)}")
 
 
 def gradebook_of(config: pytest.Config) -> Gradebook:
@@ -199,6 +214,8 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
         return report
     exercise_id, part = marker.args
     book = gradebook_of(item.config)
+    if item.path.name.startswith(HIDDEN_PREFIX):
+        book.hidden_run.add(f"{exercise_id}::{part}")
     if report.passed:
         book.record(exercise_id, part, PASSED)
         return report

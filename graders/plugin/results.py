@@ -44,6 +44,7 @@ class Gradebook:
     profile: str = ""
     parts: dict[str, PartResult] = field(default_factory=dict)  # "exercise::part"
     integrity: dict[str, list[str]] = field(default_factory=dict)
+    hidden_run: set[str] = field(default_factory=set)  # "exercise::part" a hidden grader graded
 
     def record(
         self,
@@ -97,6 +98,19 @@ class Gradebook:
             )
         return rows
 
+    def hidden_not_run(self) -> dict[str, list[str]]:
+        """Per graded exercise, the parts that have hidden graders this run did not include."""
+        missing = {}
+        for row in self.rows():
+            parts = [
+                p
+                for p in catalog.HIDDEN_PARTS.get(row.exercise, ())
+                if f"{row.exercise}::{p}" not in self.hidden_run
+            ]
+            if parts:
+                missing[row.exercise] = parts
+        return missing
+
     @property
     def total(self) -> tuple[int, int]:
         rows = self.rows()
@@ -120,6 +134,12 @@ class Gradebook:
         earned, possible = self.total
         lines.append("-" * (len(header) + 12))
         lines.append(f"{t('total', lang):<{width}}{f'{earned}/{possible}':>8}")
+        unchecked = self.hidden_not_run()
+        if unchecked:
+            lines.append("")
+            lines.append(t("hidden not run", lang) + ":")
+            for exercise_id, parts in unchecked.items():
+                lines.append(f"  {exercise_id}: {', '.join(parts)}")
         notes = {k: v for k, v in self.integrity.items() if v}
         if notes:
             lines.append("")
@@ -145,6 +165,7 @@ class Gradebook:
                 for row in self.rows()
             ],
             "integrity": {k: sorted(v) for k, v in self.integrity.items() if v},
+            "hidden_run": sorted(self.hidden_run),
         }
 
     def write(self, path: Path) -> None:
@@ -161,4 +182,5 @@ class Gradebook:
             for part in row["parts"]:
                 book.parts[f"{part['exercise']}::{part['part']}"] = PartResult(**part)
         book.integrity = {k: list(v) for k, v in data.get("integrity", {}).items()}
+        book.hidden_run = set(data.get("hidden_run", []))
         return book

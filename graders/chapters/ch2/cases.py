@@ -8,6 +8,7 @@ import torch
 from hypothesis import strategies as st
 
 from graders import strategies as S
+from graders.chapters.ch2.reference_traffic import MEASURED
 
 OPS = ("sum", "avg", "max", "min")
 
@@ -29,6 +30,11 @@ class CollectiveCase(S.GroupMembers):
     @property
     def numel(self) -> int:
         return self.inputs[0].numel()
+
+    @property
+    def rooted(self) -> bool:
+        """Whether ``root`` is an argument of the call (``src`` or ``dst``)."""
+        return "src" in self.show or "dst" in self.show
 
     @property
     def itemsize(self) -> int:
@@ -59,14 +65,14 @@ def build_collective(world_size, group, shape, dtype, op="sum", root=0, seed=0, 
 @st.composite
 def collective_cases(draw, *, ops=("sum",), dtypes=S.ALL_DTYPES, rooted: str = "", max_numel=3000):
     """Collective calls; ``rooted`` names the root argument ("src" or "dst") when there is one."""
-    world_size = draw(S.world_sizes())
-    group = draw(S.groups(world_size))
+    world_size, group = draw(S.worlds())
     dtype = draw(st.sampled_from(dtypes))
     allowed_ops = [op for op in ops if op != "avg" or dtype in S.FLOAT_DTYPES]
     op = draw(st.sampled_from(allowed_ops))
     shape = draw(S.shapes(max_numel=max_numel))
     ranks = group if group is not None else tuple(range(world_size))
-    root = draw(st.sampled_from(ranks)) if rooted else 0
+    # src/dst: the last member first, the one whose group rank most often differs from its global rank
+    root = draw(st.sampled_from(ranks[::-1])) if rooted else 0
     seed = draw(S.seeds)
     show = ("shape", "dtype") + (("op",) if ops != ("sum",) else ()) + ((rooted,) if rooted else ())
     return build_collective(world_size, group, shape, dtype, op, root, seed, show)
@@ -83,6 +89,11 @@ class AllToAllCase(S.GroupMembers):
     seed: int = 0
     inputs: tuple[tuple[torch.Tensor, ...], ...] = field(default=(), compare=False, repr=False)
 
+    @property
+    def numel(self) -> int:
+        """Elements that travel: every block but the ones a rank keeps."""
+        return sum(t.numel() for i, row in enumerate(self.inputs) for j, t in enumerate(row) if i != j)
+
     def __repr__(self) -> str:
         group = f", group={self.group}" if self.group is not None else ""
         return (
@@ -98,8 +109,7 @@ def build_all_to_all(world_size, group, dtype, shapes, seed=0) -> AllToAllCase:
 
 @st.composite
 def all_to_all_cases(draw):
-    world_size = draw(S.world_sizes())
-    group = draw(S.groups(world_size))
+    world_size, group = draw(S.worlds())
     n = len(group) if group is not None else world_size
     dtype = draw(st.sampled_from(S.ALL_DTYPES))
     shape = S.shapes(min_dims=0, max_dims=3, max_numel=200)
@@ -107,29 +117,42 @@ def all_to_all_cases(draw):
     return build_all_to_all(world_size, group, dtype, shapes, draw(S.seeds))
 
 
-# Edge cases every profile runs first (hypothesis @example): empty, fewer elements than ranks,
-# uneven chunks, a subgroup, an explicit whole-world group.
-EDGE_COLLECTIVES = (
-    dict(world_size=4, group=None, shape=(0,), dtype="float32"),
-    dict(world_size=4, group=None, shape=(3,), dtype="int64"),
-    dict(world_size=3, group=None, shape=(7, 2), dtype="float64"),
-    dict(world_size=4, group=(1, 3), shape=(5,), dtype="int64"),
-    dict(world_size=3, group=(0, 1, 2), shape=(2, 3, 2), dtype="float32"),
-    dict(world_size=4, group=None, shape=(5,), dtype="float32"),  # tensor_split [2,1,1,1] != chunk [2,2,1]
-)
+# Edge cases every profile runs first (hypothesis @example), by name. ``root`` (src or dst) is a
+# global rank; on the subgroup (1, 2) of 3 ranks it is group rank 0, and 1 % 2 != 0, so neither
+# a global rank read as a group rank nor one wrapped around the group lands on it by luck.
+EDGE_SPECS = {
+    "one rank": dict(world_size=1, group=None, shape=(3,), dtype="float64", op="avg"),
+    "subgroup": dict(world_size=3, group=(1, 2), shape=(5,), dtype="int64", op="max", root=1),
+    "float64 sum": dict(world_size=3, group=None, shape=(7, 2), dtype="float64", op="sum"),  # 14 = 5+5+4
+    "whole world as a group": dict(world_size=3, group=(0, 1, 2), shape=(2, 3, 2), dtype="float32", op="avg"),
+    "empty": dict(world_size=4, group=None, shape=(0,), dtype="float32", op="sum"),
+    "numel < N": dict(world_size=4, group=None, shape=(3,), dtype="int64", op="min"),
+    "split, not chunk": dict(world_size=4, group=None, shape=(5,), dtype="float32", op="sum"),  # [2,1,1,1]
+    "subgroup of 4": dict(world_size=4, group=(1, 3), shape=(5,), dtype="int64", op="sum", root=3),
+}
 
 
-def edge_collectives(rooted: str = "", ops=("sum",)):
+def edge_collectives(rooted: str = "", ops=("sum",)) -> dict[str, CollectiveCase]:
+    """The edge cases by name, for a call with ``ops`` and (when ``rooted``) a src or dst."""
     show = ("shape", "dtype") + (("op",) if ops != ("sum",) else ()) + ((rooted,) if rooted else ())
-    cases = []
-    for i, spec in enumerate(EDGE_COLLECTIVES):
+    edges = {}
+    for i, (name, spec) in enumerate(EDGE_SPECS.items()):
+        spec = dict(spec)
         ranks = spec["group"] or tuple(range(spec["world_size"]))
-        root = ranks[-1] if rooted else 0
-        case_op = ops[i % len(ops)]
-        if case_op == "avg" and spec["dtype"] not in S.FLOAT_DTYPES:
-            case_op = "sum"
-        cases.append(build_collective(**spec, op=case_op, root=root, seed=i, show=show))
-    return cases
+        root = spec.pop("root", ranks[-1])
+        op = spec.pop("op")
+        if op not in ops or (op == "avg" and spec["dtype"] not in S.FLOAT_DTYPES):
+            op = "sum"
+        edges[name] = build_collective(**spec, op=op, root=root if rooted else 0, seed=i, show=show)
+    return edges
+
+
+#: all-to-all edge cases: a relabelled subgroup with a different shape per pair (a scalar and an
+#: empty block included), and empty blocks of two shapes beside a full one
+EDGE_ALL_TO_ALL = {
+    "subgroup": build_all_to_all(3, (1, 2), "float64", (((2,), (0,)), ((), (3, 1))), seed=1),
+    "empty": build_all_to_all(2, None, "int64", (((0,), (0, 2)), ((4,), (0,))), seed=2),
+}
 
 
 # -- cost model --------------------------------------------------------------------------------
@@ -179,22 +202,41 @@ def cost_cases(draw):
     )
 
 
+#: pairs the model does not define, with a made-up collective and a made-up algorithm
+UNSUPPORTED = tuple(
+    (collective, algorithm)
+    for collective in (
+        "all_reduce",
+        "all_gather",
+        "reduce_scatter",
+        "all_to_all",
+        "broadcast",
+        "reduce",
+        "gather",
+    )
+    for algorithm in ("ring", "tree", "butterfly")
+    if (collective, algorithm) not in SUPPORTED
+)
+
+
+@st.composite
+def unsupported_cases(draw):
+    collective, algorithm = draw(st.sampled_from(UNSUPPORTED))
+    return CostCase(collective, algorithm, nbytes=draw(st.integers(0, 2**30)), n=draw(st.integers(1, 64)))
+
+
 MEASURABLE = ("all_reduce", "all_gather", "reduce_scatter", "broadcast", "reduce")
 
 
 @dataclass(frozen=True)
 class MeasuredCase:
-    """Run ``collective`` on ``world_size`` ranks and compare the cost model with the trace."""
+    """Ask the cost model about ``collective`` on ``n`` ranks of ``numel`` float32 elements each,
+    and compare with what the kit's reference collective was measured to send there."""
 
-    world_size: int
     collective: str
+    n: int
     numel: int
-    seed: int = 0
-    inputs: tuple[torch.Tensor, ...] = field(default=(), compare=False, repr=False)
-
-    @property
-    def n(self) -> int:
-        return self.world_size
+    world_size: int = 1  # the cost model runs on one rank; ``n`` is the measured world
 
     @property
     def algorithm(self) -> str:
@@ -206,13 +248,10 @@ class MeasuredCase:
         one = self.numel * 4
         return one * self.n if self.collective == "all_gather" else one
 
+    def __repr__(self) -> str:
+        return f"collective={self.collective!r}, world={self.n}, numel={self.numel} (float32 per rank)"
 
-@st.composite
-def measured_cases(draw):
-    world_size = draw(st.integers(2, 4))
-    collective = draw(st.sampled_from(MEASURABLE))
-    numel = world_size * draw(st.integers(1, 64))  # divisible: the ring moves exactly (N-1)/N
-    seed = draw(S.seeds)
-    generator = S.seeded_generator(seed)
-    inputs = tuple(S.make_tensor((numel,), "float32", generator) for _ in range(world_size))
-    return MeasuredCase(world_size, collective, numel, seed, inputs)
+
+def measured_cases():
+    """The (collective, world, numel) the reference collectives were measured on."""
+    return st.sampled_from([MeasuredCase(*key) for key in sorted(MEASURED)])

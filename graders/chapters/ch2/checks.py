@@ -1,6 +1,11 @@
 """Chapter 2 judgements: each collective's result against the driver's reference, and its
 communication pattern (ring neighbours, message counts, rounds, bytes) from the trace.
 
+Every traffic check bounds from both sides: at most what the algorithm sends, and at least what
+the other ranks cannot do without (a rank that computed its result from data it should not
+have, sending nothing, fails). Messages are counted by the ones that carry data: sending an
+empty message when there is nothing to send, or skipping it, are both right.
+
 Every function takes the run (what came back from the workers) and the case, and fails with a
 teaching message naming the rank and the example.
 """
@@ -9,9 +14,13 @@ from __future__ import annotations
 
 from graders.chapters.ch2 import reference
 from graders.chapters.ch2.cases import AllToAllCase, CollectiveCase
+from graders.chapters.ch2.reference_traffic import MEASURED
 from graders.checks import assert_number_close, assert_tensor_equal, assert_unchanged, fail
 from graders.comm.assertions import (
+    assert_bytes_received_at_least,
+    assert_bytes_sent_at_least,
     assert_bytes_sent_at_most,
+    assert_bytes_sent_per_dst_at_least,
     assert_no_self_messages,
     assert_ring_neighbours_only,
     assert_rounds_at_most,
@@ -55,6 +64,21 @@ def assert_ring_shift(run, case: CollectiveCase) -> None:
         )
     _inputs_unchanged(run, case)
     assert_ring_neighbours_only(run.traces, case.ranks, case)
+    assert_bytes_sent_per_dst_at_least(
+        run.traces,
+        case.ranks,
+        lambda src, dst: _nbytes(case) if dst == _right_of(case, src) else 0,
+        case,
+        "each rank sends its whole tensor to its right neighbour.",
+    )
+
+
+def _nbytes(case: CollectiveCase) -> int:
+    return case.numel * case.itemsize
+
+
+def _right_of(case: CollectiveCase, rank: int) -> int:
+    return case.ranks[(case.ranks.index(rank) + 1) % case.n]
 
 
 # -- broadcast / reduce: binomial trees ------------------------------------------------------------
@@ -87,9 +111,35 @@ def assert_reduce_result(run, case: CollectiveCase) -> None:
     assert_reduce(run, case, hint="dst is a global rank; 'avg' divides the sum by the group size once.")
 
 
-def assert_binomial_tree(run, case: CollectiveCase) -> None:
-    assert_total_messages(run.traces, case.ranks, case.n - 1, case, TREE_HINT)
+def _binomial_tree(run, case: CollectiveCase) -> None:
+    """N - 1 messages with data (none when the tensor is empty) in at most ceil(log2 N) rounds."""
+    with_data = case.n - 1 if case.numel else 0
+    assert_total_messages(run.traces, case.ranks, with_data, case, TREE_HINT, at_most=case.n - 1)
     assert_rounds_at_most(run.traces, ceil_log2(case.n), case, TREE_HINT)
+
+
+def assert_broadcast_tree(run, case: CollectiveCase) -> None:
+    """A binomial tree in which every rank but src receives the whole tensor."""
+    _binomial_tree(run, case)
+    assert_bytes_received_at_least(
+        run.traces,
+        [r for r in case.ranks if r != case.root],
+        _nbytes(case),
+        case,
+        "every rank but src receives the whole tensor once.",
+    )
+
+
+def assert_reduce_tree(run, case: CollectiveCase) -> None:
+    """A binomial tree in which every rank but dst sends its whole partial result."""
+    _binomial_tree(run, case)
+    assert_bytes_sent_at_least(
+        run.traces,
+        [r for r in case.ranks if r != case.root],
+        _nbytes(case),
+        case,
+        "every rank but dst sends its partial result, the whole tensor, once.",
+    )
 
 
 # -- ring all-gather / reduce-scatter / all-reduce ---------------------------------------------------
@@ -114,9 +164,10 @@ def assert_all_gather_result(run, case: CollectiveCase) -> None:
 def assert_all_gather_ring(run, case: CollectiveCase) -> None:
     assert_all_gather(run, case)
     assert_ring_neighbours_only(run.traces, case.ranks, case)
-    assert_send_count(run.traces, case.ranks, case.n - 1, case, RING_HINT)
-    block = case.numel * case.itemsize
-    assert_bytes_sent_at_most(run.traces, case.ranks, (case.n - 1) * block, case, RING_HINT)
+    steps = case.n - 1
+    assert_send_count(run.traces, case.ranks, steps if case.numel else 0, case, RING_HINT, at_most=steps)
+    assert_bytes_sent_at_most(run.traces, case.ranks, steps * _nbytes(case), case, RING_HINT)
+    assert_bytes_sent_at_least(run.traces, case.ranks, steps * _nbytes(case), case, RING_HINT)
 
 
 def assert_reduce_scatter(run, case: CollectiveCase, *, hint: str = "") -> None:
@@ -146,6 +197,13 @@ def assert_reduce_scatter_ring(run, case: CollectiveCase) -> None:
         case,
         "send one chunk per step, never the whole tensor.",
     )
+    assert_bytes_sent_at_least(
+        run.traces,
+        case.ranks,
+        lambda rank: reference.reduce_scatter_bytes_at_least(case, case.ranks.index(rank)),
+        case,
+        "every chunk but your own carries your share of the sum to its owner: pass each one on.",
+    )
 
 
 def assert_all_reduce(run, case: CollectiveCase, *, hint: str = "") -> None:
@@ -174,6 +232,13 @@ def assert_all_reduce_ring(run, case: CollectiveCase, *, hint: str = "") -> None
         reference.all_reduce_bytes(case),
         case,
         hint or "a ring all-reduce sends 2(N-1)/N of the tensor per rank: one chunk per step.",
+    )
+    assert_bytes_sent_at_least(
+        run.traces,
+        case.ranks,
+        reference.all_reduce_bytes_at_least(case),
+        case,
+        "both phases pass a chunk to the right in each of their N - 1 steps.",
     )
 
 
@@ -219,6 +284,14 @@ def assert_all_to_all_traffic(run, case: AllToAllCase) -> None:
         run.traces, case.ranks, bound, case, "each block travels once, straight to its destination."
     )
 
+    def block(src, dst):
+        t = case.inputs[case.ranks.index(src)][case.ranks.index(dst)]
+        return t.numel() * t.element_size()
+
+    assert_bytes_sent_per_dst_at_least(
+        run.traces, case.ranks, block, case, "send every block straight to the rank it is for."
+    )
+
 
 # -- cost model ---------------------------------------------------------------------------------
 
@@ -233,6 +306,19 @@ def assert_bytes_sent_formula(got, case) -> None:
         "ring: every rank sends N-1 chunks of nbytes/N per phase; tree: the root forwards the "
         "whole buffer once per round.",
     )
+
+
+def assert_refuses(got: dict, case, function: str) -> None:
+    """An unsupported (collective, algorithm) pair raises ValueError, as the module docstring says."""
+    if got["raised"] != "ValueError":
+        fail(
+            f"{function}({case.collective!r}, ..., algorithm={case.algorithm!r}) returned "
+            f"{got['returned']!r}; the model has no {case.algorithm!r} algorithm for "
+            f"{case.collective!r}, so it must raise ValueError.",
+            case,
+            "ring: all_reduce, all_gather, reduce_scatter, all_to_all; tree: broadcast, reduce, "
+            "all_reduce. Check the pair before computing anything.",
+        )
 
 
 def assert_alpha_beta_formula(got, case) -> None:
@@ -260,12 +346,12 @@ def assert_bus_bandwidth_formula(got, case) -> None:
     )
 
 
-def assert_measured_bytes(run, case) -> None:
-    measured = max(run.traces.bytes_sent(rank) for rank in range(case.world_size))
+def assert_measured_bytes(got, case) -> None:
+    measured = max(MEASURED[(case.collective, case.n, case.numel)])
     assert_number_close(
-        run[0]["predicted"],
+        got,
         float(measured),
-        f"your model's bytes for {case.collective} vs. what your implementation sent",
+        f"your model's bytes for {case.collective} vs. what the kit's reference {case.collective} sent",
         case,
-        "the model should predict exactly what the busiest rank of your own collective sent.",
+        "the model should predict exactly what the busiest rank of the ring and tree algorithms sends.",
     )

@@ -59,6 +59,19 @@ def all_reduce_bytes(case: CollectiveCase) -> int:
     return 2 * reduce_scatter_bytes(case)
 
 
+def reduce_scatter_bytes_at_least(case: CollectiveCase, group_rank: int) -> int:
+    """What group rank r must send in a ring reduce-scatter: its share of every chunk it does
+    not own (only the ring leads from it to their owners), i.e. all but chunk r."""
+    own = len(torch.tensor_split(torch.empty(case.numel), case.n)[group_rank])
+    return (case.numel - own) * case.itemsize
+
+
+def all_reduce_bytes_at_least(case: CollectiveCase) -> int:
+    """What any rank of a ring all-reduce must send, whichever chunk it finishes: all but its
+    own in the reduce-scatter phase, all but its right neighbour's in the all-gather phase."""
+    return 2 * (case.numel - chunk_elements(case)) * case.itemsize
+
+
 # -- cost model --------------------------------------------------------------------------------
 # Per collective: (messages on the critical path, share of nbytes on the busiest link) as
 # functions of N, for each algorithm. The formulas are documented in exercises/ch2/README.md.

@@ -7,6 +7,8 @@ group's creation, which torch requires of every rank).
 
 from __future__ import annotations
 
+import torch
+
 from graders.world.task import task
 from graders.world.values import plain
 
@@ -101,6 +103,35 @@ def bytes_sent_per_rank(ctx, case):
         )
 
 
+def _refusal(call) -> dict:
+    """Whether ``call`` raised ValueError (and with what message), or what it returned."""
+    try:
+        returned = call()
+    except ValueError as exc:
+        return {"raised": "ValueError", "message": str(exc)}
+    return {"raised": None, "returned": plain(returned)}
+
+
+@task("ch2.bytes_sent_per_rank")
+def bytes_sent_per_rank_refusal(ctx, case):
+    with ctx.student_code() as student:
+        return _refusal(
+            lambda: student.bytes_sent_per_rank(
+                case.collective, case.nbytes, case.n, algorithm=case.algorithm
+            )
+        )
+
+
+@task("ch2.alpha_beta_time")
+def alpha_beta_time_refusal(ctx, case):
+    with ctx.student_code() as student:
+        return _refusal(
+            lambda: student.alpha_beta_time(
+                case.collective, case.nbytes, case.n, case.alpha, case.beta, algorithm=case.algorithm
+            )
+        )
+
+
 @task("ch2.alpha_beta_time")
 def alpha_beta_time(ctx, case):
     with ctx.student_code() as student:
@@ -117,23 +148,22 @@ def bus_bandwidth(ctx, case):
         return plain(student.bus_bandwidth(case.collective, case.nbytes, case.n, case.seconds))
 
 
-_MEASURED_CALLS = {
-    "all_reduce": lambda s, t, case, group: s.ring_all_reduce(t, group=group),
-    "all_gather": lambda s, t, case, group: s.ring_all_gather(t, group=group),
-    "reduce_scatter": lambda s, t, case, group: s.ring_reduce_scatter(t, group=group),
-    "broadcast": lambda s, t, case, group: s.broadcast(t, src=0, group=group),
-    "reduce": lambda s, t, case, group: s.reduce(t, dst=0, group=group),
+_COLLECTIVES = {
+    "all_reduce": lambda module, tensor: module.ring_all_reduce(tensor),
+    "all_gather": lambda module, tensor: module.ring_all_gather(tensor),
+    "reduce_scatter": lambda module, tensor: module.ring_reduce_scatter(tensor),
+    "broadcast": lambda module, tensor: module.broadcast(tensor, src=0),
+    "reduce": lambda module, tensor: module.reduce(tensor, dst=0),
 }
 
 
 @task("ch2.bytes_sent_per_rank")
-def measured_traffic(ctx, case):
-    """Run the student's own collective (traced), then ask their cost model for its prediction."""
-    tensor = case.inputs[ctx.rank].clone()
+def collective_traffic(ctx, case):
+    """Run ``case.collective`` of the implementation's collectives.py on every rank, traced.
+
+    Not a grader: the kit's tests run it on solutions/ch2 (with ``world_size = case.n``) to
+    check the traffic recorded in ``reference_traffic.MEASURED``.
+    """
+    tensor = torch.randn(case.numel)  # the values do not change the traffic
     with ctx.student_code("collectives") as collectives:
-        _MEASURED_CALLS[case.collective](collectives, tensor, case, None)
-    with ctx.student_code() as cost_model:
-        predicted = cost_model.bytes_sent_per_rank(
-            case.collective, case.nbytes, case.n, algorithm=case.algorithm
-        )
-    return {"predicted": plain(predicted)}
+        _COLLECTIVES[case.collective](collectives, tensor)

@@ -56,10 +56,9 @@ BOTH = ("sgd", "adamw")
 def train_cases(draw, *, min_world: int = 1, buckets: bool = False, subgroups: bool = True, optimizers=BOTH):
     # four ranks cost twice what two do on a 2-core machine: drawn less often (and always
     # run as an explicit example)
-    world_size = draw(st.sampled_from([n for n in (1, 2, 3, 2, 3, 4) if n >= min_world]))
-    group = draw(S.groups(world_size)) if subgroups else None
-    if group is not None and len(group) < min_world:
-        group = None
+    world_size, group = draw(
+        S.worlds(sizes=(1, 2, 3, 2, 3, 2, 4), min_members=min_world, subgroups=subgroups)
+    )
     return TrainCase(
         world_size=world_size,
         group=group,

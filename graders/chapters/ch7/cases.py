@@ -37,14 +37,11 @@ def schedule_cases(draw, max_microbatches: int = MAX_MICROBATCHES):
 
 
 @st.composite
-def interleaved_cases(draw, divisible: bool = False):
-    """(p, m, v) where interleaving is defined: v == 1, or m a multiple of p.
-
-    ``divisible`` keeps m a multiple of p for every v (where torch's schedule is compared).
-    """
+def interleaved_cases(draw):
+    """(p, m, v) where interleaving is defined: v == 1, or m a multiple of p."""
     p = draw(st.integers(1, MAX_STAGES))
     v = draw(st.integers(1, MAX_CHUNKS))
-    if v == 1 and not divisible:
+    if v == 1:
         m = draw(st.integers(1, MAX_MICROBATCHES))
     else:
         m = p * draw(st.integers(1, MAX_MICROBATCHES // p))
@@ -203,8 +200,7 @@ def build_pipeline_case(world_size, group, m, microbatch_size, dtype, kind, sche
 
 @st.composite
 def pipeline_cases(draw, kinds=("gpipe", "1f1b", "drawn"), max_microbatches: int = 6):
-    world_size = draw(S.world_sizes())
-    group = draw(S.groups(world_size))
+    world_size, group = draw(S.worlds())
     p = len(group) if group is not None else world_size
     m = draw(st.integers(1, max_microbatches))
     kind = draw(st.sampled_from(kinds))
@@ -241,6 +237,10 @@ class OwnScheduleCase:
     p: int
     m: int
     seed: int = 0
+
+    @property
+    def world_size(self) -> int:
+        return self.p
 
     def __repr__(self) -> str:
         return f"schedule={self.name}, stages={self.p}, microbatches={self.m}, seed={self.seed}"

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from graders import figures
-from graders.chapters.ch7 import cases, reference, tasks, timeline
+from graders.chapters.ch7 import cases, reference, timeline
 from graders.chapters.ch7.simulator import (
     Action,
     ScheduleError,
@@ -21,12 +21,13 @@ from graders.chapters.ch7.simulator import (
     in_flight,
     label,
     local_order_problems,
+    message_order_problems,
     normalize,
     simulate,
     warmup_forwards,
 )
 from graders.checks import assert_number_close, assert_tensor_equal, fail
-from graders.errors import GradingFailure, NotStarted, TaskHang
+from graders.errors import GradingFailure
 
 NAMES = {"gpipe": "GPipe", "1f1b": "1F1B", "interleaved": "interleaved 1F1B"}
 
@@ -43,9 +44,10 @@ def schedule_failure(message: str, case, hint: str = "", sim: Simulation | None 
     return exc
 
 
-def simulated(raw, case, what: str = "your schedule") -> Simulation:
-    """Check that ``raw`` is a complete, dependency-respecting, deadlock-free schedule for
-    ``case`` and return its simulation (unit costs)."""
+def simulated(raw, case, what: str = "your schedule", *, deadlock_ok: bool = False) -> Simulation:
+    """Check that ``raw`` is a complete, dependency-respecting schedule for ``case`` whose
+    messages arrive in the order they are needed, and (unless ``deadlock_ok``) deadlock-free;
+    return its simulation (unit costs)."""
     try:
         schedule = normalize(raw, case.p, case.m, case.v)
     except ScheduleError as exc:
@@ -70,8 +72,16 @@ def simulated(raw, case, what: str = "your schedule") -> Simulation:
             case,
             "B(s, mb) needs F(s, mb) on the same stage, and the gradient of B(s + 1, mb).",
         )
+    problems = message_order_problems(schedule, case.p, case.v)
+    if problems:
+        fail(
+            f"{what} cannot run on point-to-point messages:\n  " + "\n  ".join(problems),
+            case,
+            "every stage must handle the microbatches (and chunks) in the same order: the forwards "
+            "in one order, the backwards in one order, on every stage.",
+        )
     sim = simulate(schedule, case.p, case.m, case.v)
-    if sim.deadlocked:
+    if sim.deadlocked and not deadlock_ok:
         raise schedule_failure(
             f"{what} deadlocks: run with blocking receives, these stages wait for each other forever:\n  "
             + sim.deadlock_report().replace("\n", "\n  "),
@@ -174,42 +184,60 @@ def _short(letters: str) -> str:
     return " ".join(parts)
 
 
-def assert_matches_torch_interleaved(sim: Simulation, case) -> None:
-    """The convention the curriculum fixes, compared with ``ScheduleInterleaved1F1B``:
+def _interleaved_reference(case) -> tuple[str, list[list[Action]], list[int]]:
+    """(name, order, in-flight bound per stage) an interleaved schedule is compared with: with
+    one chunk, 1F1B (chunk 0 everywhere, at most p - s in flight); with more, torch's
+    ``ScheduleInterleaved1F1B`` and its peak on every stage."""
+    if case.v == 1:
+        order = [[(kind, mb, 0) for kind, mb in row] for row in cases.one_f_one_b_order(case.p, case.m)]
+        return "1F1B", order, [case.p - s for s in range(case.p)]
+    order = reference.interleaved_1f1b(case.p, case.m, case.v)
+    return "torch's ScheduleInterleaved1F1B", order, [max(in_flight(row), default=0) for row in order]
 
-    * on every stage the forwards run in torch's order (depth-first over chunks, in rounds of p
-      microbatches), and so do the backwards;
-    * no stage holds more chunk-activations at once than it does in torch's schedule.
+
+def assert_matches_torch_interleaved(sim: Simulation, case) -> None:
+    """The convention the curriculum fixes, compared with ``ScheduleInterleaved1F1B`` (with one
+    chunk, with 1F1B):
+
+    * on every stage the forwards run in the reference's order (depth-first over chunks, in
+      rounds of p microbatches), and so do the backwards;
+    * no stage holds more chunk-activations at once than the reference's bound: p - s with one
+      chunk, torch's peak on that stage with more.
 
     How forwards and backwards interleave is otherwise free: the makespan part checks the time.
     """
-    torch_order = reference.interleaved_1f1b(case.p, case.m, case.v)
-    ref_sim = simulate(torch_order, case.p, case.m, case.v)
-    for s, (mine, theirs) in enumerate(zip(sim.schedule, torch_order)):
+    name, order, bounds = _interleaved_reference(case)
+    ref_sim = simulate(order, case.p, case.m, case.v)
+    for s, (mine, theirs) in enumerate(zip(sim.schedule, order)):
         for kind, word in (("F", "forwards"), ("B", "backwards")):
             ours = [a for a in mine if a[0] == kind]
-            torch_order = [a for a in theirs if a[0] == kind]
-            if ours != torch_order:
-                at = next(i for i, (a, b) in enumerate(zip(ours, torch_order)) if a != b)
+            wanted = [a for a in theirs if a[0] == kind]
+            if ours != wanted:
+                at = next(i for i, (a, b) in enumerate(zip(ours, wanted)) if a != b)
                 raise schedule_failure(
-                    f"stage {s} runs its {word} in another order than torch's ScheduleInterleaved1F1B: "
-                    f"its {word[:-1]} #{at} is {label(ours[at], case.v)}, torch's is "
-                    f"{label(torch_order[at], case.v)}.\n"
-                    f"  yours: {_labels(ours, case.v)}\n  torch: {_labels(torch_order, case.v)}\n"
-                    "torch's schedule:\n" + timeline.text(ref_sim),
+                    f"stage {s} runs its {word} in another order than {name}: its {word[:-1]} #{at} is "
+                    f"{label(ours[at], case.v)}, the reference's is {label(wanted[at], case.v)}.\n"
+                    f"  yours:     {_labels(ours, case.v)}\n  reference: {_labels(wanted, case.v)}\n"
+                    f"{name}:\n" + timeline.text(ref_sim),
                     case,
                     "interleaving is depth-first: p microbatches go through chunk 0, then the same p "
                     "through chunk 1, ..., then the next p microbatches; backwards visit the chunks "
                     "in reverse.",
                     sim,
                 )
-        peak, ref_peak = max(in_flight(mine), default=0), max(in_flight(theirs), default=0)
-        if peak > ref_peak:
+        peak = max(in_flight(mine), default=0)
+        if peak > bounds[s]:
+            hint = (
+                "with one chunk, interleaved 1F1B is 1F1B: warm up with min(p - s - 1, m) forwards, "
+                "then alternate."
+                if case.v == 1
+                else "warm up with (p - s - 1) * 2 + (v - 1) * p forwards (at most m * v), then alternate."
+            )
             raise schedule_failure(
-                f"stage {s} holds {peak} chunk-activations at once; torch's ScheduleInterleaved1F1B holds "
-                f"at most {ref_peak} there.",
+                f"stage {s} holds {peak} chunk-activations at once; {name} holds at most {bounds[s]} there"
+                + (" (p - s)." if case.v == 1 else "."),
                 case,
-                "warm up with (p - s - 1) * 2 + (v - 1) * p forwards (at most m * v), then alternate.",
+                hint,
                 sim,
             )
 
@@ -342,54 +370,3 @@ def assert_neighbour_traffic(run, case: cases.PipelineCase) -> None:
                     case,
                     "send each activation and each gradient once, and nothing else (the shapes are known).",
                 )
-
-
-_SCHEDULE_TASKS = {
-    "gpipe": ("ch7.gpipe_schedule", tasks.gpipe_schedule),
-    "1f1b": ("ch7.one_f_one_b_schedule", tasks.one_f_one_b_schedule),
-}
-
-
-def run_own_schedule(harness, impl, case: cases.OwnScheduleCase):
-    """Ask your schedules.py for a schedule, then run your executor on it.
-
-    Returns (run, pipeline case). A deadlocking schedule hangs for real: the world's hang report
-    (what every rank is blocked in, which microbatch its schedule is at) comes back with the
-    dependency simulator's explanation and the timeline of the schedule.
-    """
-    exercise_id, task = _SCHEDULE_TASKS[case.name]
-    try:
-        raw = harness.run(task, impl, cases.ScheduleCase(case.p, case.m))[0]
-    except NotStarted:
-        kit_order = cases.gpipe_order if case.name == "gpipe" else cases.one_f_one_b_order
-        probe = cases.pipeline_example(case.p, None, case.m, case.name, schedule=kit_order(case.p, case.m))
-        harness.run(tasks.run_pipeline, impl, probe)  # a stub executor is "not started" itself
-        fail(f"this check runs your executor on your own {exercise_id}, which is not started yet.", case)
-    except GradingFailure as exc:
-        fail(f"your {exercise_id} failed, so your executor cannot run it:\n{exc}", case)
-    try:
-        schedule = normalize(raw, case.p, case.m)
-    except ScheduleError as exc:
-        fail(f"your {exercise_id} returned a malformed schedule ({exc}); fix {exercise_id} first.", case)
-    sim = simulate(schedule, case.p, case.m)
-    pipeline = cases.pipeline_example(
-        case.p, None, case.m, f"your {case.name}", seed=case.seed, schedule=schedule
-    )
-    try:
-        return harness.run(tasks.run_pipeline, impl, pipeline), pipeline
-    except TaskHang as exc:
-        if not sim.deadlocked:
-            raise
-        hang = TaskHang(explain_deadlock(exc.report, exercise_id, sim))
-        figures.attach(hang, "timeline", lambda path: timeline.render_timeline_png(schedule, path))
-        raise hang from None
-
-
-def explain_deadlock(report: str, exercise_id: str, sim: Simulation) -> str:
-    return (
-        f"{report}\n\nYour {exercise_id} deadlocks: the dependency simulator finds these stages waiting "
-        "for each other forever:\n  "
-        + sim.deadlock_report().replace("\n", "\n  ")
-        + "\n"
-        + timeline.text(sim)
-    )

@@ -12,6 +12,11 @@ The model the simulator runs:
   of ``F(p - 1, mb, c - 1)``. ``B(s, mb, c)`` needs its own ``F(s, mb, c)`` and the gradient of
   ``B(s + 1, mb, c)``; on the last stage with ``c < v - 1`` the one of ``B(0, mb, c + 1)``. The
   last virtual stage's backward starts from the loss.
+* Messages between two stages arrive in the order they were sent (as gloo delivers them), one
+  stream per direction and kind (activations, gradients): the consumer of the k-th message
+  must be the k-th action on its stage that needs one. Otherwise the stage would take another
+  microbatch's tensor, and :func:`message_order_problems` rejects the schedule. In practice
+  every stage handles the microbatches in the same order.
 * Point-to-point is blocking on the receiving side: an action starts only when its stage is
   free and all its inputs have arrived. Sends are posted without waiting for the receiver
   (``isend``) and communication takes no time. A schedule *deadlocks* when some stages wait
@@ -140,6 +145,53 @@ def inputs_of(stage: int, action: Action, p: int, v: int) -> list[Node]:
     elif chunk < v - 1:
         needs.append(("B", 0, mb, chunk + 1))
     return needs
+
+
+def consumer_of(stage: int, action: Action, p: int, v: int) -> Node | None:
+    """The action that needs what ``action`` on ``stage`` computes, on another virtual stage."""
+    kind, mb, chunk = action
+    if kind == "F":
+        if stage < p - 1:
+            return ("F", stage + 1, mb, chunk)
+        return ("F", 0, mb, chunk + 1) if chunk < v - 1 else None
+    if stage > 0:
+        return ("B", stage - 1, mb, chunk)
+    return ("B", p - 1, mb, chunk - 1) if chunk > 0 else None
+
+
+def message_order_problems(schedule: Sequence[Sequence[Action]], p: int, v: int = 1) -> list[str]:
+    """Streams of messages whose receiver needs them in another order than they are sent.
+
+    Per (sender, receiver, kind): the order in which the sender produces tensors for the
+    receiver's actions, against the order in which the receiver runs those actions. Only
+    messages between two different stages count (a stage keeps its own tensors).
+    """
+    sent: dict[tuple[int, int, str], list[Node]] = {}
+    needed: dict[tuple[int, int, str], list[Node]] = {}
+    for s, actions in enumerate(schedule):
+        for action in actions:
+            target = consumer_of(s, action, p, v)
+            if target is not None and target[1] != s:
+                sent.setdefault((s, target[1], action[0]), []).append(target)
+            for need in inputs_of(s, action, p, v):
+                if need[1] != s:
+                    needed.setdefault((need[1], s, need[0]), []).append((action[0], s, action[1], action[2]))
+    problems = []
+    for (src, dst, kind), order in sorted(sent.items()):
+        wanted = needed.get((src, dst, kind), [])
+        if order == wanted:
+            continue
+        at = next(i for i, (a, b) in enumerate(zip(order, wanted)) if a != b)
+        what = "activation" if kind == "F" else "gradient"
+        names = [label((k, mb, c), v) for k, _, mb, c in order]
+        wanted_names = [label((k, mb, c), v) for k, _, mb, c in wanted]
+        problems.append(
+            f"stage {src} sends stage {dst} the {what}s for {' '.join(names)} in this order, but stage "
+            f"{dst} runs them as {' '.join(wanted_names)}: messages between two stages arrive in the "
+            f"order they were sent, so its {wanted_names[at]} would receive the {what} meant for "
+            f"{names[at]}."
+        )
+    return problems
 
 
 def describe_need(node: Node, waiting_stage: int) -> str:

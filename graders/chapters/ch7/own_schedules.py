@@ -1,0 +1,67 @@
+"""Chapter 7: your executor on your own schedules (the ``own_schedules`` part).
+
+Your ``schedules.py`` is asked for a GPipe or 1F1B schedule; the simulator must accept it
+(otherwise the failure says why, and asks for that schedule to be fixed first), and then your
+executor runs it in a real world. A deadlocking schedule hangs for real: the world's hang
+report comes back with the simulator's explanation and the timeline.
+"""
+
+from __future__ import annotations
+
+from graders import figures
+from graders.chapters.ch7 import cases, tasks, timeline
+from graders.chapters.ch7.checks import simulated
+from graders.chapters.ch7.simulator import Simulation
+from graders.checks import fail
+from graders.errors import GradingFailure, NotStarted, TaskHang
+
+_SCHEDULE_TASKS = {
+    "gpipe": ("ch7.gpipe_schedule", tasks.gpipe_schedule),
+    "1f1b": ("ch7.one_f_one_b_schedule", tasks.one_f_one_b_schedule),
+}
+
+
+def run_own_schedule(harness, impl, case: cases.OwnScheduleCase):
+    """Ask your schedules.py for a schedule, then run your executor on it.
+
+    Returns (run, pipeline case). A deadlocking schedule hangs for real: the world's hang report
+    (what every rank is blocked in, which microbatch its schedule is at) comes back with the
+    dependency simulator's explanation and the timeline of the schedule.
+    """
+    exercise_id, task = _SCHEDULE_TASKS[case.name]
+    schedule_case = cases.ScheduleCase(case.p, case.m)
+    try:
+        raw = harness.run(task, impl, schedule_case)[0]
+    except NotStarted:
+        kit_order = cases.gpipe_order if case.name == "gpipe" else cases.one_f_one_b_order
+        probe = cases.pipeline_example(case.p, None, case.m, case.name, schedule=kit_order(case.p, case.m))
+        harness.run(tasks.run_pipeline, impl, probe)  # a stub executor is "not started" itself
+        fail(f"this check runs your executor on your own {exercise_id}, which is not started yet.", case)
+    except GradingFailure as exc:
+        fail(f"your {exercise_id} failed, so your executor cannot run it:\n{exc}", case)
+    try:
+        sim = simulated(raw, schedule_case, f"your {exercise_id}", deadlock_ok=True)
+    except GradingFailure as exc:  # a deadlock runs for real below: its hang report teaches more
+        fail(f"your executor cannot run your own {exercise_id}; fix {exercise_id} first:\n{exc}", case)
+    schedule = sim.schedule
+    pipeline = cases.pipeline_example(
+        case.p, None, case.m, f"your {case.name}", seed=case.seed, schedule=schedule
+    )
+    try:
+        return harness.run(tasks.run_pipeline, impl, pipeline), pipeline
+    except TaskHang as exc:
+        if not sim.deadlocked:
+            raise
+        hang = TaskHang(explain_deadlock(exc.report, exercise_id, sim))
+        figures.attach(hang, "timeline", lambda path: timeline.render_timeline_png(schedule, path))
+        raise hang from None
+
+
+def explain_deadlock(report: str, exercise_id: str, sim: Simulation) -> str:
+    return (
+        f"{report}\n\nYour {exercise_id} deadlocks: the dependency simulator finds these stages waiting "
+        "for each other forever:\n  "
+        + sim.deadlock_report().replace("\n", "\n  ")
+        + "\n"
+        + timeline.text(sim)
+    )

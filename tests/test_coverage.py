@@ -1,0 +1,68 @@
+"""Every distributed property's examples reach the places its bugs hide, in every chapter.
+
+For each grader whose cases run on several ranks: 500 draws of its strategy reach each facet
+of ``graders.authoring.coverage`` often enough (two ranks or more in at least half; a proper
+subgroup, group ranks that differ from the global ones (for ``src``/``dst`` too) and every
+dtype with two ranks and data in at least a tenth each), and the run the grading profile
+makes (explicit examples first) is at least half multi-rank.
+"""
+
+import functools
+
+import pytest
+import torch
+from hypothesis import settings
+
+from graders.authoring import coverage, mutants
+from graders.plugin import profiles
+
+CHAPTERS = ("ch2", "ch4", "ch5", "ch7")
+DRAWS = 500
+AT_LEAST = {coverage.MULTI_RANK: 0.5}  # every other facet: OFTEN
+OFTEN = 0.1
+
+
+def _graders(chapter):
+    """(id, test) of the chapter's property-based graders, imported under the grading profile."""
+    previous = settings.get_current_profile_name()
+    profiles.register()
+    settings.load_profile("grading")
+    try:
+        tests = mutants.exercise_tests(chapter)
+    finally:
+        settings.load_profile(previous)
+    return [
+        (f"{exercise_id}:{part}:{test.__name__}", test)
+        for (exercise_id, part), found in tests.items()
+        for test in found
+        if hasattr(test, "hypothesis")
+    ]
+
+
+GRADERS = [grader for chapter in CHAPTERS for grader in _graders(chapter)]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def one_thread():
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)  # the cases' tensors are tiny: a second thread only spins
+    yield
+    torch.set_num_threads(threads)
+
+
+@functools.cache
+def _draws(strategy_repr: str, strategy, n: int) -> list:
+    return coverage.strategy_draws(strategy, n)
+
+
+@pytest.mark.parametrize("key, test", GRADERS, ids=[key for key, _ in GRADERS])
+def test_a_distributed_property_reaches_every_facet(key, test):
+    strategy = coverage.given_strategy(test)
+    if not any(coverage.is_distributed(case) for case in _draws(repr(strategy), strategy, 50)):
+        pytest.skip("runs on one rank only")
+    found = coverage.shares(_draws(repr(strategy), strategy, DRAWS))
+    low = {name: share for name, share in found.items() if share < AT_LEAST.get(name, OFTEN)}
+    assert not low, f"{key}: too rare in {DRAWS} draws: {low} (all: {found})"
+    run = coverage.property_draws(test, key)
+    multi = sum(coverage.is_distributed(case) for case in run)
+    assert multi >= len(run) / 2, f"{key}: {multi} of {len(run)} examples of the grading run on 2+ ranks"
