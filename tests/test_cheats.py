@@ -242,6 +242,11 @@ ROWS = [
         "ch7.bubble_fraction",
         {"formula": KIT, "measured": KIT},
     ),
+    Verdict(
+        "ch7/executor_removes_meters",
+        "ch7.run_pipeline",
+        {"memory": "removed the hooks of its stage module"},
+    ),
     Verdict("ch5/zmem_import", "ch5.zero_memory_per_gpu", {"formula": KIT, "paper": KIT}),
     Verdict("ch5/zmem_import_module", "ch5.zero_memory_per_gpu", {"formula": KIT, "paper": KIT}),
     Verdict(

@@ -316,6 +316,12 @@ def assert_activation_peak(run, case: cases.PipelineCase) -> None:
     schedule has in flight."""
     assert_pipeline_gradients(run, case)
     for s, rank in enumerate(case.ranks):
+        if not run[rank]["meters_intact"]:
+            fail(
+                f"stage {s} (rank {rank}) removed the hooks of its stage module: the grader measures "
+                "the stored activations with them. Leave the module's hooks alone.",
+                case,
+            )
         if run[rank]["forwards"] < case.m:
             fail(
                 f"stage {s} (rank {rank}) called its stage module {run[rank]['forwards']} time(s) for "

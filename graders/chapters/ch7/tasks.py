@@ -3,8 +3,9 @@
 The schedule and bubble functions are pure, but they are student code, so they run in a
 worker (a world of one rank) like everything else; the driver only sees the plain lists and
 numbers they return. The executor runs in a real world: group rank s holds stage s of the
-kit's model, wrapped in :class:`MeteredStage`, which counts the microbatches whose saved
-activations are alive and keeps a note of the stage's progress for hang reports.
+kit's model, wrapped in :class:`MeteredStage`; hooks on the stage (:func:`meter_stage`) count
+the microbatches whose saved activations are alive and keep a note of the stage's progress
+for hang reports.
 """
 
 from __future__ import annotations
@@ -47,16 +48,17 @@ def bubble_fraction(ctx, case):
 
 
 class _Saved:
-    """A tensor autograd saved for backward, tagged with the forward call that saved it."""
+    """A tensor autograd saved for backward, tagged with the forward call that saved it; its
+    end (the graph freed after its backward) is reported to ``release``."""
 
-    __slots__ = ("tensor", "forward", "meter")
+    __slots__ = ("tensor", "forward", "release")
 
-    def __init__(self, tensor: torch.Tensor, forward: int, meter: MeteredStage) -> None:
-        self.tensor, self.forward, self.meter = tensor, forward, meter
-        meter._hold(forward)
+    def __init__(self, tensor: torch.Tensor, forward: int, hold, release) -> None:
+        self.tensor, self.forward, self.release = tensor, forward, release
+        hold(forward)
 
     def __del__(self) -> None:
-        self.meter._release(self.forward)
+        self.release(self.forward)
 
 
 def _unpack(saved: _Saved) -> torch.Tensor:
@@ -64,59 +66,84 @@ def _unpack(saved: _Saved) -> torch.Tensor:
 
 
 class MeteredStage(nn.Module):
-    """The stage module the student receives: the kit's stage plus two meters.
+    """The stage module the student receives: the kit's stage (``inner``), called as is."""
 
-    * ``peak``: the most forward calls whose saved activations were alive at once, measured
-      with ``torch.autograd.graph.saved_tensors_hooks`` (a graph freed after its backward
-      releases them);
-    * a progress note (forwards run, backwards started, the schedule's next action), written
-      after every forward and backward, for the hang report.
-    """
-
-    def __init__(self, inner: nn.Module, ctx, stage: int, p: int, actions) -> None:
+    def __init__(self, inner: nn.Module) -> None:
         super().__init__()
         self.inner = inner
-        self._ctx, self._stage, self._p, self._actions = ctx, stage, p, actions
-        self._live: dict[int, int] = {}
-        self.forwards = self.backwards = self.peak = 0
-        self._progress()
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        index = self.forwards
-        self.forwards += 1
-        with torch.autograd.graph.saved_tensors_hooks(lambda t: _Saved(t, index, self), _unpack):
-            out = self.inner(x)
-        if out.requires_grad:
-            out.register_hook(self._backward_started)
-        self._progress()
-        return out
+        return self.inner(x)
 
-    def _backward_started(self, grad):
-        self.backwards += 1
-        self._progress()
 
-    def _hold(self, forward: int) -> None:
-        self._live[forward] = self._live.get(forward, 0) + 1
-        self.peak = max(self.peak, len(self._live))
+def meter_stage(inner: nn.Module, note, stage: int, p: int, actions):
+    """Hooks on ``inner`` that measure, whoever calls it (the wrapper or ``stage.inner``):
 
-    def _release(self, forward: int) -> None:
-        left = self._live.get(forward, 0) - 1
+    * the most forward calls whose saved activations were alive at once, with
+      ``torch.autograd.graph.saved_tensors_hooks``;
+    * the forwards run and the backwards started, and a progress note after each (``note``,
+      for the hang report).
+
+    Returns ``read()``, which gives those counts and whether the hooks are still in place. The
+    counts live in this closure: nothing the graded code can reach by attribute holds them,
+    nor the task's context.
+    """
+    live: dict[int, int] = {}
+    counts = {"forwards": 0, "backwards": 0, "peak": 0}
+    entered: list = []
+
+    def hold(forward: int) -> None:
+        live[forward] = live.get(forward, 0) + 1
+        counts["peak"] = max(counts["peak"], len(live))
+
+    def release(forward: int) -> None:
+        left = live.get(forward, 0) - 1
         if left > 0:
-            self._live[forward] = left
+            live[forward] = left
         else:
-            self._live.pop(forward, None)
+            live.pop(forward, None)
 
-    def _progress(self) -> None:
-        done = self.forwards + self.backwards
-        note = f"stage {self._stage}: {self.forwards} forward(s) and {self.backwards} backward(s) done"
-        if done < len(self._actions):
-            kind, mb = self._actions[done]
+    def progress() -> None:
+        done = counts["forwards"] + counts["backwards"]
+        text = f"stage {stage}: {counts['forwards']} forward(s) and {counts['backwards']} backward(s) done"
+        if done < len(actions):
+            kind, mb = actions[done][:2]
             action = (kind, mb, 0)
-            needs = [n for n in inputs_of(self._stage, action, self._p, 1) if n[1] != self._stage]
-            note += f"; next in its schedule: {label(action)}"
+            needs = [n for n in inputs_of(stage, action, p, 1) if n[1] != stage]
+            text += f"; next in its schedule: {label(action)}"
             if needs:
-                note += f", which needs {describe_need(needs[-1], self._stage)}"
-        self._ctx.note(note)
+                text += f", which needs {describe_need(needs[-1], stage)}"
+        note(text)
+
+    def before_forward(module, args):
+        index = counts["forwards"]
+        counts["forwards"] += 1
+        hooks = torch.autograd.graph.saved_tensors_hooks(lambda t: _Saved(t, index, hold, release), _unpack)
+        hooks.__enter__()
+        entered.append(hooks)
+
+    def backward_started(grad):
+        counts["backwards"] += 1
+        progress()
+
+    def after_forward(module, args, out):
+        if entered:
+            entered.pop().__exit__(None, None, None)
+        if isinstance(out, torch.Tensor) and out.requires_grad:
+            out.register_hook(backward_started)
+        progress()
+
+    handles = [
+        inner.register_forward_pre_hook(before_forward),
+        inner.register_forward_hook(after_forward, always_call=True),
+    ]
+
+    def read() -> dict:
+        intact = all(h.id in inner._forward_pre_hooks or h.id in inner._forward_hooks for h in handles)
+        return {**counts, "meters_intact": intact}
+
+    progress()
+    return read
 
 
 def _gradients(module: nn.Module) -> dict:
@@ -132,14 +159,10 @@ def run_pipeline(ctx, case):
         return None
     stage = ctx.group_rank(case.group)
     inner = build_pipeline(case.seed, case.p, dtype=getattr(torch, case.dtype))[stage]
-    metered = MeteredStage(inner, ctx, stage, case.p, case.schedule[stage])
+    read_meters = meter_stage(inner, ctx.note, stage, case.p, case.schedule[stage])
+    metered = MeteredStage(inner)
     schedule = [list(row) for row in case.schedule]
     microbatches = [tuple(t.clone() for t in case.microbatch(mb)) for mb in range(case.m)]
     with ctx.student_code() as student:
         returned = student.run_pipeline(metered, schedule, microbatches, F.mse_loss, group)
-    return {
-        "returned": plain(returned),
-        "grads": _gradients(inner),
-        "peak": metered.peak,
-        "forwards": metered.forwards,
-    }
+    return {"returned": plain(returned), "grads": _gradients(inner), **read_meters()}
