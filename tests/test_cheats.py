@@ -126,6 +126,9 @@ ROWS = [
         "ch5.zero1",
         FULL,
     ),
+    Verdict("ch5/zero_aligned", "ch5.zero1", FULL),
+    Verdict("ch5/zero_aligned", "ch5.zero2", FULL),
+    Verdict("ch5/zero_aligned", "ch5.zero3", FULL),
     Verdict("ch5/zero2_divide_first", "ch5.zero2", FULL),
     Verdict("ch5/zero2_per_param", "ch5.zero2", FULL),
     # -- chapter 5: torch's ZeroRedundancyOptimizer is banned at the class ------------------
@@ -266,7 +269,7 @@ def _tests(chapter: str) -> dict:
 
 
 def _param(row: Verdict):
-    return pytest.param(row, id=row.sample, marks=row.marks)
+    return pytest.param(row, id=f"{row.sample}-{row.exercise.rpartition('.')[2]}", marks=row.marks)
 
 
 @pytest.mark.parametrize("row", [_param(r) for r in ROWS])
