@@ -129,6 +129,9 @@ def human(n: int) -> str:
 
 def resolve(source: Source) -> tuple[Plan | None, str]:
     """What pip would install from ``source``, without installing anything (or why it cannot say)."""
+    unreachable = index_unreachable(source)
+    if unreachable:
+        return None, unreachable
     with tempfile.TemporaryDirectory() as tmp:
         report_path = os.path.join(tmp, "report.json")
         argv = [*PIP, "install", "--dry-run", "--ignore-installed", "--quiet", "--report", report_path]
@@ -136,11 +139,26 @@ def resolve(source: Source) -> tuple[Plan | None, str]:
             [*argv, *source.probe_flags, *source.flags, REQUIREMENT], capture_output=True, text=True
         )
         if run.returncode != 0 or not os.path.exists(report_path):
-            lines = [line for line in (run.stderr + run.stdout).splitlines() if line.strip()]
-            return None, (lines[-1] if lines else f"pip exited with {run.returncode}")
+            lines = [line for line in (run.stderr + run.stdout).splitlines() if line.startswith("ERROR:")]
+            lines = [line for line in lines if "ResolutionImpossible" not in line]
+            return None, (lines[0] if lines else f"pip exited with {run.returncode}")
         with open(report_path) as f:
             report = json.load(f)
     return plan_from_report(report, download_size), ""
+
+
+def index_unreachable(source: Source, timeout: float = 8) -> str:
+    """Why the index ``source`` names cannot be reached (an empty string when it can, or names none)."""
+    if "--index-url" not in source.flags:
+        return ""
+    url = source.flags[source.flags.index("--index-url") + 1]
+    if not url.startswith(("http://", "https://")):
+        return ""
+    try:
+        with urllib.request.urlopen(url.rstrip("/") + "/torch/", timeout=timeout):
+            return ""
+    except OSError as exc:  # URLError, HTTPError and timeouts are OSErrors
+        return f"{url} is unreachable ({getattr(exc, 'reason', exc)})"
 
 
 def gate_message(plan: Plan, tried: list[str]) -> str:

@@ -244,3 +244,11 @@ def test_pytest_without_the_kit_says_to_use_the_venv(tmp_path):
     assert ".venv/bin/pytest exercises/ch2" in run.stderr
     run = pytest_without_the_kit(tmp_path / "exercises", "ch2")  # paths relative to where pytest runs
     assert "source ../.venv/bin/activate && pytest ch2" in run.stderr
+
+
+def test_an_unreachable_index_is_named_as_such_before_pip_is_asked():
+    refused = install_torch.Source(["--index-url", "http://127.0.0.1:9/simple"], "a dead index")
+    plan, why = install_torch.resolve(refused)  # port 9 on loopback: nothing listens, refused at once
+    assert plan is None and why.startswith("http://127.0.0.1:9/simple is unreachable")
+    assert install_torch.index_unreachable(install_torch.Source(["--index-url", "file:///opt/x"], "")) == ""
+    assert install_torch.index_unreachable(install_torch.Source([], "pip's configured indexes")) == ""
