@@ -51,7 +51,22 @@ VARIABLES: dict[str, Variable] = {
         Variable(
             "DTLAB_TORCH_INDEX",
             "",
-            "a package index with CPU wheels of torch, for the Gradescope image's `setup.sh`",
+            "a package index with CPU wheels of torch (pip's `--index-url`, e.g. "
+            "`https://download.pytorch.org/whl/cpu`), for `scripts/setup.sh` and the Gradescope image's "
+            "`setup.sh`; unset: pip's own configuration, then PyTorch's CPU index",
+            "shell",
+        ),
+        Variable(
+            "DTLAB_TORCH_FIND_LINKS",
+            "",
+            "a folder (or page) of torch wheels (pip's `--find-links`), for the same two scripts",
+            "shell",
+        ),
+        Variable(
+            "DTLAB_ALLOW_CUDA_TORCH",
+            "",
+            "`1`: install a CUDA build of torch where no CPU build resolves (about 4.9 GB instead of "
+            "1.1 GB); unset, setup stops before installing it and says its size",
             "shell",
         ),
         Variable(

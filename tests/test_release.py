@@ -65,6 +65,8 @@ def test_teacher_only_parts_are_left_out(released):
         assert f"exercises/{chapter}/README.md" in present
         assert any(p.startswith(f"exercises/{chapter}/test_") for p in present)
     assert "graders/plugin/pytest_plugin.py" in present and "scripts/setup.sh" in present
+    assert "scripts/install_torch.py" in present  # setup.sh's torch decision, and Gradescope's
+    assert "conftest.py" in present  # pytest outside .venv says to use it
 
 
 def _release_env(released):

@@ -29,6 +29,8 @@ INCLUDE = (
     "exercises",
     "fixtures",
     "scripts/setup.sh",
+    "scripts/install_torch.py",
+    "conftest.py",
 )
 #: Teacher-only parts, left out even where they sit inside an included folder.
 EXCLUDE = (

@@ -36,17 +36,23 @@ from graders.impl import KIT_ROOT
 
 SETUP_SH = """#!/usr/bin/env bash
 # Gradescope runs this once, as root, when it builds the autograder image; the zip's contents are
-# in /autograder/source. Set DTLAB_TORCH_INDEX to a package index with CPU wheels of torch if the
-# default one has none.
+# in /autograder/source. Which torch is installed is decided by the kit's scripts/install_torch.py,
+# as for scripts/setup.sh: the CPU build of torch 2.13.0 (DTLAB_TORCH_INDEX, DTLAB_TORCH_FIND_LINKS
+# say where from; a CUDA build only with DTLAB_ALLOW_CUDA_TORCH=1).
 set -euo pipefail
 ROOT="${DTLAB_AUTOGRADER_ROOT:-/autograder}"
+KIT="$ROOT/source/kit"
 if ! command -v python3.11 >/dev/null; then
+  echo "==> installing Python 3.11"
   apt-get update -qq && apt-get install -y -qq python3.11 python3.11-venv >/dev/null
 fi
+echo "==> creating $ROOT/venv"
 python3.11 -m venv "$ROOT/venv"
-"$ROOT/venv/bin/pip" install --quiet ${DTLAB_TORCH_INDEX:+--index-url "$DTLAB_TORCH_INDEX"} torch==2.13.0
+"$ROOT/venv/bin/python" "$KIT/scripts/install_torch.py" install
 # In place: the graders Python imports are the ones next to their test files in source/kit.
+echo "==> installing the kit in place"
 "$ROOT/venv/bin/pip" install --quiet -e "$ROOT/source/kit"
+"$ROOT/venv/bin/python" "$KIT/scripts/install_torch.py" verify
 """
 
 RUN_AUTOGRADER = """#!/usr/bin/env bash
