@@ -104,6 +104,13 @@ def _parameters_partitioned(case: TrainCase) -> list[LivePromise]:
     params = reference.shard_bytes(case, trained_only=False)
     grads = reference.shard_bytes(case)
     at_rest = params + k * grads + reference.step_bytes()  # before forward: no gradients
+    # between steps the shards may be aligned, 16 bytes per parameter's partition
+    aligned_grads = reference.aligned_shard_bytes(case)
+    kept = (
+        reference.aligned_shard_bytes(case, trained_only=False)
+        + (k + 1) * aligned_grads
+        + reference.step_bytes()
+    )
     layer, two_layers = reference.gathered_unit_bytes(case, 1), reference.gathered_unit_bytes(case, 2)
 
     return [
@@ -111,7 +118,7 @@ def _parameters_partitioned(case: TrainCase) -> list[LivePromise]:
             "kept",
             "kept between steps",
             "the shards of the parameters, of their gradients and of the optimizer state",
-            lambda live: at_rest + grads + SLACK,
+            lambda live: kept + SLACK,
             hint=KEEP_HINT,
         ),
         LivePromise(

@@ -162,6 +162,13 @@ def shard_bytes(case: TrainCase, *, trained_only: bool = True) -> int:
     return facts.shard_elements(case.n, trained_only=trained_only) * facts.itemsize
 
 
+def aligned_shard_bytes(case: TrainCase, *, trained_only: bool = True) -> int:
+    """A rank's shards when every parameter is a partition of its own (ZeRO-3): the balanced
+    share plus 16 bytes of alignment per parameter."""
+    count = len(model_facts().indices(trained_only=trained_only))
+    return shard_bytes(case, trained_only=trained_only) + count * ALIGNMENT_BYTES
+
+
 def step_bytes() -> int:
     """Bookkeeping state beyond the per-element states: a step counter per trained tensor."""
     return STEP_BYTES * len(model_facts().indices(trained_only=True))
@@ -174,10 +181,11 @@ def wire_bytes_limit(case: TrainCase) -> float:
 
 
 def largest_unit_shard_bytes(case: TrainCase) -> int:
-    """The biggest layer's parameters, as one rank's shard of them."""
+    """The biggest layer's parameters, as one rank's shard of them (each aligned to 16 bytes)."""
     facts = model_facts()
-    return (
-        max(sum(math.ceil(facts.numels[i] / case.n) for i in unit) for unit in facts.units) * facts.itemsize
+    return max(
+        sum(math.ceil(facts.numels[i] / case.n) * facts.itemsize + ALIGNMENT_BYTES for i in unit)
+        for unit in facts.units
     )
 
 
@@ -281,10 +289,13 @@ def buckets(case: TrainCase) -> Buckets:
 
 def reduce_scatter_bytes(case: TrainCase, bucket: tuple[int, ...]) -> tuple[int, int]:
     """(least, most) input bytes of one bucket's reduce-scatter: its gradients, plus padding of
-    at most N - 1 elements per parameter."""
+    at most N - 1 elements per parameter, or N chunks of the balanced share each aligned to 16
+    bytes (a flat bucket aligned as DeepSpeed aligns it)."""
     facts = model_facts()
     numel = sum(facts.numels[i] for i in bucket)
-    return numel * facts.itemsize, (numel + len(bucket) * (case.n - 1)) * facts.itemsize
+    per_parameter = (numel + len(bucket) * (case.n - 1)) * facts.itemsize
+    aligned = case.n * (math.ceil(numel / case.n) * facts.itemsize + ALIGNMENT_BYTES)
+    return numel * facts.itemsize, max(per_parameter, aligned)
 
 
 def describe_buckets(case: TrainCase) -> str:
