@@ -20,7 +20,7 @@ from graders.errors import BannedCall, FailureKind, GradingFailure, Halt, NotSta
 from graders.i18n import LANGS, t
 from graders.impl import Impl, ImplNotFound
 from graders.plugin.marker import MARKER
-from graders.plugin.results import FAILED, NOT_STARTED, PASSED, Gradebook
+from graders.plugin.results import FAILED, NOT_RUN, NOT_STARTED, PASSED, Gradebook
 
 #: hidden graders are files named ``test_hidden_*.py`` (``hidden/chN/``, and ``dtlab grade``'s suite)
 HIDDEN_PREFIX = "test_hidden"
@@ -211,6 +211,8 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
     if marker is None or report.when != "call":
         if marker is not None and report.when == "setup" and report.failed:
             gradebook_of(item.config).record(*marker.args, FAILED, FailureKind.INTERNAL, str(report.longrepr))
+        if marker is not None and report.when == "setup" and report.skipped:
+            gradebook_of(item.config).record(*marker.args, NOT_RUN)  # not a failure: it never ran
         return report
     exercise_id, part = marker.args
     book = gradebook_of(item.config)
@@ -218,6 +220,9 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
         book.hidden_run.add(f"{exercise_id}::{part}")
     if report.passed:
         book.record(exercise_id, part, PASSED)
+        return report
+    if report.skipped:  # pytest.skip() inside the test: the part did not run, it did not fail
+        book.record(exercise_id, part, NOT_RUN)
         return report
     if call.excinfo is None:
         return report
