@@ -31,6 +31,9 @@ _FORK_SERVER = pytest.StashKey[object]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
+    # pytest's own declaration (same default), so that a run with -p no:cacheprovider, as batch
+    # grading's, does not warn about the kit's cache_dir setting.
+    parser.addini("cache_dir", default=".pytest_cache", help="Cache directory path")
     group = parser.getgroup("dtlab", "dtlab grading")
     group.addoption(
         "--impl",
@@ -82,6 +85,16 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[_GRADEBOOK] = Gradebook(impl=impl.label)
 
 
+def _keep_hypothesis_under(root) -> None:
+    """Hypothesis's folder in one place, ``ROOT/.cache/hypothesis`` (beside pytest's cache, see
+    pyproject.toml), instead of ``.hypothesis`` in whatever folder pytest was started from. The
+    profiles keep no example database; this is for whatever else hypothesis may store. ``ROOT`` is
+    pytest's rootdir: the kit for a student's run, the work folder for a sandboxed one."""
+    from hypothesis.configuration import set_hypothesis_home_dir
+
+    set_hypothesis_home_dir(root / ".cache" / "hypothesis")
+
+
 def impl_option(config: pytest.Config) -> str:
     return config.getoption("impl") or dtlab_config.impl()
 
@@ -114,6 +127,7 @@ def _activate(config: pytest.Config) -> None:
     if not config.getoption("hypothesis_profile", None):
         settings.load_profile(dtlab_config.profile())
     profiles.ignore_local_constants()
+    _keep_hypothesis_under(config.rootpath)  # another project's run keeps its own .hypothesis
     if any(a in ("--co", "--collect-only") for a in config.invocation_params.args):
         config.stash[_FORK_SERVER] = None
         return
