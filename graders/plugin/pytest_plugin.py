@@ -255,6 +255,16 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
     return report
 
 
+@pytest.hookimpl(wrapper=True, tryfirst=True, specname="pytest_runtest_makereport")
+def pytest_runtest_makereport_of_not_started(item: pytest.Item, call: pytest.CallInfo):
+    """A part that is not started has nothing to reproduce: drop hypothesis's "reproduce with
+    @seed(...)" block (added around the hook above) from its report. Failures keep it."""
+    report = yield
+    if report.when == "call" and call.excinfo is not None and isinstance(call.excinfo.value, NotStarted):
+        report.sections = [(name, text) for name, text in report.sections if name != "Hypothesis"]
+    return report
+
+
 def _draw_figures(config: pytest.Config, excinfo, exercise_id: str, part: str) -> list[str]:
     """PNG pictures the failed check attached, drawn beside the JSON report (when one is written)."""
     from pathlib import Path
