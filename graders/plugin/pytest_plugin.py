@@ -251,7 +251,8 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
             detail = message.split("(", 1)[1].rstrip(")") if "(" in message else t("not started detail", lang)
             report.longrepr = f"{label}: {t('not started', lang)}: {detail}"
         else:
-            report.longrepr = f"{label}: {t('kind:' + kind, lang)}\n{message}"
+            shown = getattr(call.excinfo.value, "localized", {}).get(lang, message)  # e.g. gloo errors
+            report.longrepr = f"{label}: {t('kind:' + kind, lang)}\n{shown}"
     return report
 
 
