@@ -71,9 +71,11 @@ _WORDS = {
     },
     "gloo:not in group:hint": {
         "en": "with group=..., send/recv still take global ranks, and only those of the group's members: "
-        "turn group rank i into its global rank with dist.get_global_rank(group, i)",
+        "turn group rank i into its global rank with dist.get_global_rank(group, i), or pass group_dst=i "
+        "(group_src=i) instead",
         "vi": "khi truyền group=..., send/recv vẫn nhận rank toàn cục, và chỉ của các thành viên trong "
-        "nhóm: đổi rank i trong nhóm sang rank toàn cục bằng dist.get_global_rank(group, i)",
+        "nhóm: đổi rank i trong nhóm sang rank toàn cục bằng dist.get_global_rank(group, i), hoặc dùng "
+        "group_dst=i (group_src=i) thay thế",
     },
     "gloo:no such rank": {
         "en": "Rank {rank} waits on rank {peer}, which does not exist: the world has {size} ranks "

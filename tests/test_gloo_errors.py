@@ -87,3 +87,30 @@ def test_every_explanation_has_both_languages():
         "gloo:no such rank",
     ]:
         assert set(_WORDS[key]) == {"en", "vi"} and all(_WORDS[key].values()), key
+
+
+def test_the_student_reads_it_in_their_language(kit_root, tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    for name in ("collectives.py", "cost_model.py"):
+        (tmp_path / name).write_text((kit_root / "solutions/ch2" / name).read_text())
+    source = (tmp_path / "collectives.py").read_text()
+    isend = "outgoing = dist.isend(tensor.contiguous(), group=group, group_dst=(rank + 1) % world)"
+    assert isend in source
+    (tmp_path / "collectives.py").write_text(source.replace(isend, "dist.send(tensor, dist.get_rank())"))
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DTLAB_", "PYTEST_")) and k != "CI"}
+    env["PYTHONPATH"] = str(kit_root)
+    args = ["exercises/ch2/test_collectives.py", "-k", "ring_shift", "--impl", str(tmp_path), "--lang", "vi"]
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *args],
+        cwd=kit_root,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
+    )
+    assert "destination rank should not be the same" in done.stdout, done.stdout + done.stderr
+    assert "chuyện gì đã xảy ra: một rank đã gửi cho chính nó" in done.stdout
+    assert "gợi ý: hãy tính peer từ rank" in done.stdout
