@@ -62,11 +62,12 @@ def test_a_peer_that_does_not_exist_is_named_in_the_hang_report(pool):
     assert "waits on rank 99, which does not exist: the world has" in info.value.report
 
 
-def test_mismatched_sizes_keep_their_crash_hint(pool):
+@pytest.mark.parametrize("fn", ["waits_on_a_short_irecv", "mismatched_dtypes"])
+def test_mismatched_sizes_keep_their_crash_hint(pool, fn):
     from graders.errors import RankCrash
 
     with pytest.raises(RankCrash) as info:
-        run(pool, "waits_on_a_short_irecv")
+        run(pool, fn)
     assert "killed by SIGABRT" in info.value.report and "different sizes" in info.value.report
     assert run(pool, "shift").values[1].tolist() == [0.0, 0.0]  # and the next task runs
 
