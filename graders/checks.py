@@ -45,10 +45,31 @@ def describe(value: object) -> str:
     return f"a {type(value).__name__}"
 
 
-def _preview(tensor: torch.Tensor, limit: int = 8) -> str:
+PREVIEW = 8  # values shown of expected and got
+
+
+def preview_window(numel: int, at: int, limit: int = PREVIEW) -> tuple[int, int]:
+    """The ``limit`` flat positions shown around position ``at``: [start, stop), ``at`` centred."""
+    start = max(0, min(at - limit // 2, numel - limit))
+    return start, min(numel, start + limit)
+
+
+def _preview(tensor: torch.Tensor, window: tuple[int, int]) -> str:
     flat = tensor.flatten()
-    items = ", ".join(f"{v:g}" if tensor.is_floating_point() else str(v) for v in flat[:limit].tolist())
-    return f"[{items}{', …' if flat.numel() > limit else ''}]"
+    start, stop = window
+    items = ", ".join(f"{v:g}" if tensor.is_floating_point() else str(v) for v in flat[start:stop].tolist())
+    return f"[{'… ' if start else ''}{items}{', …' if flat.numel() > stop else ''}]"
+
+
+def _previews(expected: torch.Tensor, actual: torch.Tensor, at: int) -> str:
+    """expected and got around the first mismatch (flat position ``at``), "…" where values are left out."""
+    window = preview_window(expected.numel(), at)
+    where = ""
+    if window != (0, expected.numel()):
+        where = (
+            f"  flat positions {window[0]}..{window[1] - 1} of {expected.numel()}, first mismatch at {at}:\n"
+        )
+    return f"{where}  expected {_preview(expected, window)}\n  got      {_preview(actual, window)}"
 
 
 def assert_tensor_equal(
@@ -81,10 +102,11 @@ def assert_tensor_equal(
         bad = ~(((a - e).abs() <= atol + rtol * e.abs()) | (torch.isnan(a) & torch.isnan(e)))
     if bool(bad.any()):
         index = tuple(int(i) for i in bad.nonzero()[0])
+        at = int(bad.flatten().nonzero()[0])
         fail(
             f"{what}: wrong values at {int(bad.sum())} of {expected.numel()} positions; first at index "
             f"{index}: expected {expected[index].item()!r}, got {actual[index].item()!r}.\n"
-            f"  expected {_preview(expected)}\n  got      {_preview(actual)}",
+            + _previews(expected, actual, at),
             case,
             hint,
         )

@@ -51,6 +51,44 @@ _WORDS = {
         "en": "the graders failed on this part without saying why; please tell your teacher",
         "vi": "bộ chấm gặp lỗi ở phần này mà không nêu lý do; hãy báo cho giáo viên",
     },
+    # -- gloo / c10d errors said as what the code did (graders/world/gloo_errors.py) --------------
+    "gloo:what happened": {"en": "what happened", "vi": "chuyện gì đã xảy ra"},
+    "gloo:self": {
+        "en": "a rank sent to or received from itself: the peer of send/recv must be another rank",
+        "vi": "một rank đã gửi cho chính nó hoặc nhận từ chính nó: peer của send/recv phải là một rank khác",
+    },
+    "gloo:self:hint": {
+        "en": "compute the peer from the rank, e.g. (rank + 1) % world for the right neighbour, and send "
+        "nothing when the peer would be the rank itself (a group of one rank has nobody to talk to)",
+        "vi": "hãy tính peer từ rank, ví dụ (rank + 1) % world cho hàng xóm bên phải, và đừng gửi gì khi "
+        "peer trùng với chính rank đó (nhóm chỉ có một rank thì không có ai để trao đổi)",
+    },
+    "gloo:not in group": {
+        "en": "a rank sent to or received from global rank {peer}, which is not a member of the group it "
+        "passed",
+        "vi": "một rank đã gửi tới hoặc nhận từ rank toàn cục {peer}, nhưng rank này không thuộc nhóm "
+        "(group) được truyền vào",
+    },
+    "gloo:not in group:hint": {
+        "en": "with group=..., send/recv still take global ranks, and only those of the group's members: "
+        "turn group rank i into its global rank with dist.get_global_rank(group, i), or pass group_dst=i "
+        "(group_src=i) instead",
+        "vi": "khi truyền group=..., send/recv vẫn nhận rank toàn cục, và chỉ của các thành viên trong "
+        "nhóm: đổi rank i trong nhóm sang rank toàn cục bằng dist.get_global_rank(group, i), hoặc dùng "
+        "group_dst=i (group_src=i) thay thế",
+    },
+    "gloo:no such rank": {
+        "en": "Rank {rank} waits on rank {peer}, which does not exist: the world has {size} ranks "
+        "(0 to {last}); compute peers modulo the world or group size.",
+        "vi": "Rank {rank} đang chờ rank {peer}, nhưng rank này không tồn tại: thế giới (world) có {size} "
+        "rank (từ 0 đến {last}); hãy tính peer theo modulo kích thước world hoặc nhóm.",
+    },
+    "gloo:tags": {
+        "en": "Rank {src} is in send to rank {dst} and rank {dst} is in recv from rank {src}, yet neither "
+        "finishes: their tags differ. A recv only matches a send with the same tag (the default is 0).",
+        "vi": "Rank {src} đang send tới rank {dst} và rank {dst} đang recv từ rank {src}, nhưng không bên "
+        "nào xong: tag của hai bên khác nhau. Một recv chỉ khớp với send có cùng tag (mặc định là 0).",
+    },
 }
 
 

@@ -43,7 +43,7 @@ EXCLUDE = (
     "bench",
     ".ci",
 )
-_JUNK = ("__pycache__", ".egg-info", ".pyc", ".hypothesis", ".pytest_cache")
+_JUNK = ("__pycache__", ".egg-info", ".pyc", ".hypothesis", ".pytest_cache", ".cache")
 
 
 def included(relpath: str) -> bool:

@@ -20,7 +20,7 @@ from graders.errors import BannedCall, FailureKind, GradingFailure, Halt, NotSta
 from graders.i18n import LANGS, t
 from graders.impl import Impl, ImplNotFound
 from graders.plugin.marker import MARKER
-from graders.plugin.results import FAILED, NOT_STARTED, PASSED, Gradebook
+from graders.plugin.results import FAILED, NOT_RUN, NOT_STARTED, PASSED, Gradebook
 
 #: hidden graders are files named ``test_hidden_*.py`` (``hidden/chN/``, and ``dtlab grade``'s suite)
 HIDDEN_PREFIX = "test_hidden"
@@ -31,6 +31,9 @@ _FORK_SERVER = pytest.StashKey[object]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
+    # pytest's own declaration (same default), so that a run with -p no:cacheprovider, as batch
+    # grading's, does not warn about the kit's cache_dir setting.
+    parser.addini("cache_dir", default=".pytest_cache", help="Cache directory path")
     group = parser.getgroup("dtlab", "dtlab grading")
     group.addoption(
         "--impl",
@@ -82,6 +85,16 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[_GRADEBOOK] = Gradebook(impl=impl.label)
 
 
+def _keep_hypothesis_under(root) -> None:
+    """Hypothesis's folder in one place, ``ROOT/.cache/hypothesis`` (beside pytest's cache, see
+    pyproject.toml), instead of ``.hypothesis`` in whatever folder pytest was started from. The
+    profiles keep no example database; this is for whatever else hypothesis may store. ``ROOT`` is
+    pytest's rootdir: the kit for a student's run, the work folder for a sandboxed one."""
+    from hypothesis.configuration import set_hypothesis_home_dir
+
+    set_hypothesis_home_dir(root / ".cache" / "hypothesis")
+
+
 def impl_option(config: pytest.Config) -> str:
     return config.getoption("impl") or dtlab_config.impl()
 
@@ -114,6 +127,7 @@ def _activate(config: pytest.Config) -> None:
     if not config.getoption("hypothesis_profile", None):
         settings.load_profile(dtlab_config.profile())
     profiles.ignore_local_constants()
+    _keep_hypothesis_under(config.rootpath)  # another project's run keeps its own .hypothesis
     if any(a in ("--co", "--collect-only") for a in config.invocation_params.args):
         config.stash[_FORK_SERVER] = None
         return
@@ -211,6 +225,8 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
     if marker is None or report.when != "call":
         if marker is not None and report.when == "setup" and report.failed:
             gradebook_of(item.config).record(*marker.args, FAILED, FailureKind.INTERNAL, str(report.longrepr))
+        if marker is not None and report.when == "setup" and report.skipped:
+            gradebook_of(item.config).record(*marker.args, NOT_RUN)  # not a failure: it never ran
         return report
     exercise_id, part = marker.args
     book = gradebook_of(item.config)
@@ -218,6 +234,9 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
         book.hidden_run.add(f"{exercise_id}::{part}")
     if report.passed:
         book.record(exercise_id, part, PASSED)
+        return report
+    if report.skipped:  # pytest.skip() inside the test: the part did not run, it did not fail
+        book.record(exercise_id, part, NOT_RUN)
         return report
     if call.excinfo is None:
         return report
@@ -232,7 +251,18 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
             detail = message.split("(", 1)[1].rstrip(")") if "(" in message else t("not started detail", lang)
             report.longrepr = f"{label}: {t('not started', lang)}: {detail}"
         else:
-            report.longrepr = f"{label}: {t('kind:' + kind, lang)}\n{message}"
+            shown = getattr(call.excinfo.value, "localized", {}).get(lang, message)  # e.g. gloo errors
+            report.longrepr = f"{label}: {t('kind:' + kind, lang)}\n{shown}"
+    return report
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True, specname="pytest_runtest_makereport")
+def pytest_runtest_makereport_of_not_started(item: pytest.Item, call: pytest.CallInfo):
+    """A part that is not started has nothing to reproduce: drop hypothesis's "reproduce with
+    @seed(...)" block (added around the hook above) from its report. Failures keep it."""
+    report = yield
+    if report.when == "call" and call.excinfo is not None and isinstance(call.excinfo.value, NotStarted):
+        report.sections = [(name, text) for name, text in report.sections if name != "Hypothesis"]
     return report
 
 

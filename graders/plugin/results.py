@@ -14,6 +14,15 @@ from graders import catalog
 from graders.i18n import t
 
 PASSED, FAILED, NOT_STARTED, NOT_RUN = "passed", "failed", "not started", "not run"
+#: what a part graded by several tests shows: the worst of its tests' statuses. A test that did not
+#: run (skipped, deselected by ``-k``, after ``-x`` stopped the run) is not a failure, but the part
+#: did not pass either.
+_RANK = {PASSED: 0, NOT_RUN: 1, NOT_STARTED: 2, FAILED: 3}
+
+
+def _mark(status: str, lang: str) -> str:
+    """A part's mark in the points table: ✓ passed, ✗ failed, else its status in words."""
+    return {PASSED: "✓", FAILED: "✗"}.get(status) or t(status, lang)
 
 
 @dataclass
@@ -59,8 +68,8 @@ class Gradebook:
         max_points = entry.parts[part]
         key = f"{exercise_id}::{part}"
         previous = self.parts.get(key)
-        if previous is not None and previous.status != PASSED:
-            return  # a part graded by several tests passes only if all of them pass
+        if previous is not None and _RANK[previous.status] >= _RANK[status]:
+            return  # a part graded by several tests passes only if all of them pass (and ran)
         points = max_points if status == PASSED else 0
         self.parts[key] = PartResult(
             exercise_id, part, status, points, max_points, kind, message, list(figures or [])
@@ -82,10 +91,10 @@ class Gradebook:
                 status = PASSED
             elif statuses <= {NOT_STARTED, NOT_RUN} and NOT_STARTED in statuses:
                 status = NOT_STARTED
-            elif statuses == {NOT_RUN}:
-                status = NOT_RUN
-            else:
+            elif FAILED in statuses or {PASSED, NOT_STARTED} <= statuses:
                 status = FAILED
+            else:  # what ran passed, the rest did not run
+                status = NOT_RUN
             rows.append(
                 ExerciseRow(
                     entry.id,
@@ -126,9 +135,9 @@ class Gradebook:
         lines = [header, "-" * (len(header) + 12)]
         for row in rows:
             detail = ""
-            if row.status == FAILED and len(row.parts) > 1:
-                marks = [f"{p.part} {'✓' if p.status == PASSED else '✗'}" for p in row.parts]
-                detail = "  (" + ", ".join(marks) + ")"
+            mixed = len({p.status for p in row.parts}) > 1
+            if row.status in (FAILED, NOT_RUN) and mixed:
+                detail = "  (" + ", ".join(f"{p.part} {_mark(p.status, lang)}" for p in row.parts) + ")"
             points = f"{row.points}/{row.max_points}"
             lines.append(f"{row.exercise:<{width}}{points:>8}   {t(row.status, lang)}{detail}")
         earned, possible = self.total

@@ -25,7 +25,8 @@ from graders.errors import (
     StudentError,
     TaskHang,
 )
-from graders.world import reports
+from graders.i18n import LANGS
+from graders.world import gloo_errors, reports
 from graders.world.fork_server import ForkServer
 from graders.world.process_world import Collected, ProcessWorld
 from graders.world.task import TaskSpec, spec_of
@@ -195,10 +196,13 @@ def _raise_for_errors(replies: list[dict], spec: TaskSpec, example: str = "") ->
         return
     rank, err = failed[0]
     ranks = ", ".join(str(r) for r, _ in failed)
-    lines = [f"rank {ranks} raised {err['type']}: {err['message']}"]
+    lines = [f"rank {ranks} raised {err['type']}: {gloo_errors.clean(err['message'])}"]
     if err.get("traceback"):
         lines.append(err["traceback"])
     printed = replies[rank].get("stdout", "").strip()
     if printed:
         lines.append("printed (last lines):\n" + "\n".join(printed.splitlines()[-5:]))
-    raise StudentError(f"{spec.exercise}: " + "\n".join(lines) + example)
+    text = {lang: "\n".join(lines + [gloo_errors.render(err["message"], lang)]).rstrip() for lang in LANGS}
+    error = StudentError(f"{spec.exercise}: " + text["en"] + example)
+    error.localized = {lang: f"{spec.exercise}: {text[lang]}{example}" for lang in LANGS}  # --lang
+    raise error

@@ -12,6 +12,7 @@ import json
 import os
 import re
 
+from graders.world import gloo_errors
 from graders.world.process_world import Collected, ProcessWorld
 
 _SIGNAL_HINTS = {
@@ -56,11 +57,15 @@ def student_frames(stack: str, student_dir: str) -> list[str]:
     return list(dict.fromkeys(frames))
 
 
-def diagnose(statuses: dict[int, dict | None], finished: set[int]) -> str:
+def diagnose(statuses: dict[int, dict | None], finished: set[int], world_size: int | None = None) -> str:
     """One sentence on why the ranks are stuck, from what each is blocked in."""
     blocked = {r: s for r, s in statuses.items() if s is not None}
     if not blocked:
         return "No rank is inside a torch.distributed call: the code is stuck in a Python loop."
+    world = set(range(world_size)) if world_size else set(statuses) | finished
+    misuse = gloo_errors.hang_diagnosis(blocked, world)  # a peer that does not exist, tags that differ
+    if misuse:
+        return misuse
     waiting_on_finished = [
         (r, s["peer"]) for r, s in blocked.items() if s["peer"] in finished and ("recv" in s["op"])
     ]
@@ -128,7 +133,7 @@ def _rank_lines(
             if any(text in first for text in _PEER_GONE):
                 lines.append(f"  rank {rank}: stopped with a gloo connection error (its peer was gone)")
             else:
-                lines.append(f"  rank {rank}: raised {err['type']}: {first[:300]}")
+                lines.append(f"  rank {rank}: raised {err['type']}: {gloo_errors.clean(first)[:300]}")
             continue
         status = parse_status(world.status(rank))
         statuses[rank] = status
@@ -161,7 +166,8 @@ def hang_report(
     lines, statuses = _rank_lines(world, list(range(world.size)), collected, stacks, student_dir, members)
     head = f"{exercise}: the task did not finish within its {deadline:g} s deadline"
     head += f" ({_who(stuck)} stuck)."
-    return "\n".join([head, diagnose(statuses, finished), *lines, *_printed(collected, stuck)])
+    why = diagnose(statuses, finished, world.size)
+    return "\n".join([head, why, *lines, *_printed(collected, stuck)])
 
 
 def crash_report(
@@ -221,6 +227,9 @@ def stuck_after_error_report(
         f"{'was' if len(stuck) == 1 else 'were'} left waiting for it."
     )
     detail = []
+    explained = gloo_errors.render(collected.replies[failed[0]]["error"]["message"]) if failed else ""
+    if explained:
+        detail.append(explained)
     for rank in failed:
         err = collected.replies[rank]["error"]
         if err.get("traceback"):

@@ -12,6 +12,8 @@ teaching message naming the rank and the example.
 
 from __future__ import annotations
 
+import torch
+
 from graders.chapters.ch2 import reference
 from graders.chapters.ch2.cases import AllToAllCase, CollectiveCase
 from graders.chapters.ch2.reference_traffic import MEASURED
@@ -36,6 +38,21 @@ TREE_HINT = (
 RING_HINT = "each of the world - 1 steps moves one chunk one hop to the right."
 #: bytes per peer for shapes, beyond the payload itself
 METADATA_ALLOWANCE = 128
+REMAINDER_HINT = (
+    "here numel = {numel} is not divisible by the group size {n}: torch.tensor_split(flat, {n}) gives "
+    "the first {extra} chunk(s) one element more ({sizes}); index chunks by their real offsets, "
+    "not by rank * (numel // world)."
+)
+
+
+def chunked_hint(case: CollectiveCase, generic: str) -> str:
+    """The hint for a collective that cuts the flat tensor into one chunk per rank: the remainder
+    hint when this case's chunks are uneven (that is then the likely bug), else ``generic``."""
+    numel, n = case.numel, case.n
+    if numel == 0 or numel % n == 0:
+        return generic
+    sizes = ", ".join(str(len(c)) for c in torch.tensor_split(torch.empty(numel), n))
+    return REMAINDER_HINT.format(numel=numel, n=n, extra=numel % n, sizes=sizes)
 
 
 def _returned_none(run, case: CollectiveCase, name: str) -> None:
@@ -179,16 +196,21 @@ def assert_reduce_scatter(run, case: CollectiveCase, *, hint: str = "") -> None:
 
 
 def assert_reduce_scatter_result(run, case: CollectiveCase) -> None:
-    assert_reduce_scatter(
-        run,
-        case,
-        hint="rank r returns chunk r of torch.tensor_split(flat, world): chunks can be uneven or empty.",
-    )
+    assert_reduce_scatter(run, case, hint=chunked_hint(case, REDUCE_SCATTER_HINT))
     _inputs_unchanged(run, case)
 
 
+REDUCE_SCATTER_HINT = (
+    "rank r returns chunk r of torch.tensor_split(flat, world): chunks can be uneven or empty."
+)
+ALL_REDUCE_HINT = (
+    "reduce-scatter leaves each rank one finished chunk; the all-gather phase "
+    "must then pass every finished chunk around the ring."
+)
+
+
 def assert_reduce_scatter_ring(run, case: CollectiveCase) -> None:
-    assert_reduce_scatter(run, case)
+    assert_reduce_scatter(run, case, hint=chunked_hint(case, ""))
     assert_ring_neighbours_only(run.traces, case.ranks, case)
     assert_bytes_sent_at_most(
         run.traces,
@@ -215,16 +237,11 @@ def assert_all_reduce(run, case: CollectiveCase, *, hint: str = "") -> None:
 
 def assert_all_reduce_result(run, case: CollectiveCase) -> None:
     _returned_none(run, case, "ring_all_reduce")
-    assert_all_reduce(
-        run,
-        case,
-        hint="reduce-scatter leaves each rank one finished chunk; the all-gather phase "
-        "must then pass every finished chunk around the ring.",
-    )
+    assert_all_reduce(run, case, hint=chunked_hint(case, ALL_REDUCE_HINT))
 
 
 def assert_all_reduce_ring(run, case: CollectiveCase, *, hint: str = "") -> None:
-    assert_all_reduce(run, case)
+    assert_all_reduce(run, case, hint=chunked_hint(case, ""))
     assert_ring_neighbours_only(run.traces, case.ranks, case)
     assert_bytes_sent_at_most(
         run.traces,

@@ -1,0 +1,69 @@
+"""Known gloo / c10d failures, said as what the student's code did, with a hint (``--lang``).
+
+A worker's exception reaches the student as ``rank 1 raised RuntimeError: [enforce fail at
+pair.cc:801] ... Pair is not connected``. :func:`explain` recognises the library texts below
+(each provoked for real in a gloo world by ``tests/test_gloo_errors.py``, torch 2.13) and
+:func:`render` says what happened and what to do, in the student's language. Two misuses never
+raise: a send and a recv with different tags wait forever, and a peer rank that does not
+exist is waited on forever; :func:`hang_diagnosis` names them in a hang report.
+"""
+
+from __future__ import annotations
+
+import re
+
+from graders.i18n import t
+
+#: (key, pattern) in the order tried; the words are ``gloo:<key>`` and ``gloo:<key>:hint`` in i18n
+KNOWN: tuple[tuple[str, re.Pattern], ...] = (
+    # torch's own check on send / isend to dst == rank (ValueError)
+    ("self", re.compile(r"(destination|source) rank should not be the same as the rank of the current")),
+    # gloo: recv / irecv from src == rank, or an isend to itself, uses the pair to itself, never connected
+    ("self", re.compile(r"Pair is not connected \([^)]*<--> \[none\]\)")),
+    # c10d: a peer that is not a member of the group the call passed
+    ("not in group", re.compile(r"Global rank (?P<peer>-?\d+) is not part of group")),
+)
+_GROUP_OBJECT = re.compile(r"group <torch\.distributed[\w.]*\.ProcessGroup object at 0x[0-9a-f]+>")
+
+
+def explain(message: str) -> tuple[str, dict[str, str]] | None:
+    """(key, the values the words name) for a known library error text, else None."""
+    for key, pattern in KNOWN:
+        match = pattern.search(message or "")
+        if match:
+            return key, {k: v for k, v in match.groupdict().items() if v is not None}
+    return None
+
+
+def render(message: str, lang: str = "en") -> str:
+    """What the student did and a hint, or "" for an error text the kit does not know."""
+    found = explain(message)
+    if found is None:
+        return ""
+    key, values = found
+    return f"{t('gloo:what happened', lang)}: {t('gloo:' + key, lang).format(**values)}\n" + (
+        f"{t('hint', lang)}: {t('gloo:' + key + ':hint', lang).format(**values)}"
+    )
+
+
+def clean(message: str) -> str:
+    """The library text without what means nothing to a student (a group object's address)."""
+    return _GROUP_OBJECT.sub("the group", message)
+
+
+def hang_diagnosis(blocked: dict[int, dict], world: set[int], lang: str = "en") -> str:
+    """A sentence for the stuck ranks that only a misuse explains, or "":
+
+    * a rank blocked on a peer that is not a rank of the world;
+    * a rank A blocked in send to B while B is blocked in recv from A: gloo pairs them unless
+      their tags differ.
+    """
+    for rank, status in sorted(blocked.items()):
+        peer = status["peer"]
+        if ("send" in status["op"] or "recv" in status["op"]) and peer >= 0 and peer not in world:
+            return t("gloo:no such rank", lang).format(rank=rank, peer=peer, size=len(world), last=max(world))
+    for rank, status in sorted(blocked.items()):
+        other = blocked.get(status["peer"])
+        if status["op"] == "send" and other is not None and "recv" in other["op"] and other["peer"] == rank:
+            return t("gloo:tags", lang).format(src=rank, dst=status["peer"])
+    return ""

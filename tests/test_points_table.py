@@ -1,0 +1,72 @@
+"""The points table: a part that did not run (skipped, deselected, after ``-x``) is "not run", not ✗."""
+
+import os
+import subprocess
+import sys
+
+from graders.plugin.results import FAILED, NOT_RUN, NOT_STARTED, PASSED, Gradebook
+
+
+def _book(**statuses) -> Gradebook:
+    book = Gradebook()
+    for part, status in statuses.items():
+        book.record("ch2.ring_all_reduce", part, status)
+    return book
+
+
+def test_a_part_that_did_not_run_is_not_a_failure():
+    book = _book(result=PASSED)  # ring and bandwidth deselected
+    (row,) = book.rows()
+    assert row.status == NOT_RUN
+    assert "✗" not in book.render()
+    assert "result ✓, ring not run" in book.render()
+    assert "ring chưa chạy" in book.render("vi")
+
+
+def test_a_failure_next_to_a_part_that_did_not_run_shows_both():
+    book = Gradebook()
+    book.record("ch2.ring_reduce_scatter", "result", FAILED, "wrong", "x")  # ring deselected
+    (row,) = book.rows()
+    assert row.status == FAILED
+    assert "result ✗, ring not run" in book.render()
+
+
+def test_a_part_passes_only_if_every_test_of_it_ran_and_passed():
+    book = _book(result=PASSED)
+    book.record("ch2.ring_all_reduce", "result", NOT_RUN)  # a second test of the part, skipped
+    assert book.parts["ch2.ring_all_reduce::result"].status == NOT_RUN
+    book.record("ch2.ring_all_reduce", "result", FAILED, "wrong", "x")
+    book.record("ch2.ring_all_reduce", "result", NOT_STARTED)
+    assert book.parts["ch2.ring_all_reduce::result"].status == FAILED  # the worst status wins
+
+
+def _pytest(kit_root, *args):
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DTLAB_", "PYTEST_")) and k != "CI"}
+    env["PYTHONPATH"] = str(kit_root)
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *args],
+        cwd=kit_root,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
+    )
+
+
+def test_deselected_parts_show_as_not_run(kit_root):
+    chapter = "exercises/ch2/test_collectives.py"
+    done = _pytest(kit_root, chapter, "-k", "test_broadcast and not tree", "--impl", "solutions")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "ch2.broadcast       2/2" not in done.stdout
+    line = next(line for line in done.stdout.splitlines() if line.startswith("ch2.broadcast"))
+    assert line.split()[1:4] == ["1/2", "not", "run"], line
+    assert "(result ✓, tree not run)" in line
+    assert "✗" not in done.stdout
+
+
+def test_parts_after_x_stopped_the_run_are_not_run(kit_root):
+    chapter = "exercises/ch2/test_collectives.py"
+    done = _pytest(kit_root, chapter, "-k", "ring_all_gather", "-x", "--lang", "vi")
+    assert done.returncode == 1, done.stdout + done.stderr
+    line = next(line for line in done.stdout.splitlines() if line.startswith("ch2.ring_all_gather"))
+    assert "chưa làm" in line and "✗" not in line, line
