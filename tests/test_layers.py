@@ -16,7 +16,21 @@ from graders.impl import KIT_ROOT
 PACKAGE = KIT_ROOT / "graders"
 #: lowest first; a module may import from its own layer and the layers below it
 LAYERS = (
-    ("facts", ("catalog", "impl", "config", "errors", "i18n", "proc", "checks", "strategies", "figures")),
+    (
+        "facts",
+        (
+            "catalog",
+            "impl",
+            "config",
+            "errors",
+            "i18n",
+            "messages",
+            "proc",
+            "checks",
+            "strategies",
+            "figures",
+        ),
+    ),
     ("mechanics", ("world", "comm", "training")),
     ("chapters", ("chapters",)),
     ("plugin", ("plugin",)),

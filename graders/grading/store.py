@@ -38,6 +38,7 @@ def run_key(settings: Settings) -> dict:
         "chapter": settings.chapter,
         "profile": settings.profile,
         "deadline": settings.deadline,
+        "lang": settings.lang,
         "limits": asdict(settings.limits),
         "kit": kit_fingerprint(settings.chapter, Path(settings.kit_root)),
     }

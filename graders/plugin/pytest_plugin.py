@@ -242,17 +242,18 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
         return report
     status, kind, message = _classify(call.excinfo.value)
     figures = _draw_figures(item.config, call.excinfo, exercise_id, part)
+    lang = lang_option(item.config)
+    if status != NOT_STARTED and kind != FailureKind.INTERNAL:
+        message = getattr(call.excinfo.value, "localized", {}).get(lang, message)  # as the student reads it
     book.record(exercise_id, part, status, kind, message, figures)
     report.sections = [(name, text) for name, text in report.sections if "Hypothesis" not in name]
     if kind != FailureKind.INTERNAL:
-        lang = lang_option(item.config)
         label = f"{exercise_id} [{part}]"
         if status == NOT_STARTED:
             detail = message.split("(", 1)[1].rstrip(")") if "(" in message else t("not started detail", lang)
             report.longrepr = f"{label}: {t('not started', lang)}: {detail}"
         else:
-            shown = getattr(call.excinfo.value, "localized", {}).get(lang, message)  # e.g. gloo errors
-            report.longrepr = f"{label}: {t('kind:' + kind, lang)}\n{shown}"
+            report.longrepr = f"{label}: {t('kind:' + kind, lang)}\n{message}"
     return report
 
 
