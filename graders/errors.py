@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from graders.i18n import t
+from graders.i18n import LANGS, t
 from graders.messages import each_lang, in_lang
 
 
@@ -88,12 +88,14 @@ class BannedCall(GradingFailure):
 
 
 class Halt(BaseException):
-    """Stops a property at once, with no shrinking. ``report`` is the feedback."""
+    """Stops a property at once, with no shrinking. ``report`` is the feedback (it may be a
+    :class:`graders.messages.Text`; ``localized`` holds it in every language of the kit)."""
 
     kind = FailureKind.INTERNAL
 
     def __init__(self, report: str) -> None:
         self.report = report
+        self.localized = {lang: in_lang(report, lang) for lang in LANGS}
         super().__init__(report)
 
 
@@ -117,7 +119,17 @@ class NotStarted(Halt):
     def __init__(self, exercise: str, detail: str = "") -> None:
         self.exercise = exercise
         self.detail = detail
-        super().__init__(f"{exercise}: not started" + (f" ({detail})" if detail else ""))
+        super().__init__(
+            each_lang(
+                lambda lang: (
+                    f"{exercise}: {t('not started', lang)}"
+                    + (f" ({in_lang(detail, lang)})" if detail else "")
+                )
+            )
+        )
+
+    def __reduce__(self):
+        return (type(self), (self.exercise, self.detail))
 
 
 class WorldFailure(Halt):

@@ -1,7 +1,8 @@
 """The graders' teaching messages in both languages of the course (``--lang vi``).
 
-A message is a key into a table of templates: the shared one below (``SHARED``: comparisons,
-traffic and memory assertions) and one per chapter, ``graders/chapters/chN/messages.py``
+A message is a key into a table of templates: the shared one (``SHARED``, in
+:mod:`graders.shared_messages`: comparisons, traffic, training and memory assertions, the worker
+world's reports) and one per chapter, ``graders/chapters/chN/messages.py``
 (``MESSAGES``, keys ``"chN:..."``). Each entry holds ``{"en": ..., "vi": ...}`` with the same
 ``str.format`` fields. ``tests/test_messages.py`` fails when a key lacks either language, when
 the two languages name different fields, and when a grader passes English text of its own.
@@ -17,6 +18,7 @@ import importlib
 from collections.abc import Iterable, Mapping
 
 from graders.i18n import LANGS, t
+from graders.shared_messages import SHARED
 
 
 class Text(str):
@@ -80,51 +82,3 @@ def say(key: str, **values: object) -> Text:
             **{name: in_lang(v, lang) if isinstance(v, Text) else v for name, v in values.items()}
         )
     )
-
-
-SHARED: dict[str, dict[str, str]] = {
-    # -- graders/checks.py: values against the reference --------------------------------------
-    "expected value": {
-        "en": "{what}: expected {expected}, got {got}.",
-        "vi": "{what}: cần {expected}, nhận được {got}.",
-    },
-    "expected shape": {
-        "en": "{what}: expected shape {expected}, got {got}.",
-        "vi": "{what}: cần shape {expected}, nhận được {got}.",
-    },
-    "expected dtype": {
-        "en": "{what}: expected dtype {expected}, got {got}.",
-        "vi": "{what}: cần dtype {expected}, nhận được {got}.",
-    },
-    "wrong values": {
-        "en": "{what}: wrong values at {bad} of {numel} positions; first at index {index}: expected "
-        "{expected!r}, got {got!r}.",
-        "vi": "{what}: sai giá trị ở {bad} trên {numel} vị trí; vị trí sai đầu tiên là chỉ số {index}: cần "
-        "{expected!r}, nhận được {got!r}.",
-    },
-    "preview window": {
-        "en": "  flat positions {start}..{stop} of {numel}, first mismatch at {at}:\n",
-        "vi": "  các vị trí phẳng {start}..{stop} trên {numel}, chỗ sai đầu tiên ở {at}:\n",
-    },
-    "preview": {
-        "en": "  expected {expected}\n  got      {got}",
-        "vi": "  cần       {expected}\n  nhận được {got}",
-    },
-    "modified input": {
-        "en": "{what} was modified, but the function must leave its input unchanged.",
-        "vi": "{what} đã bị thay đổi, nhưng hàm phải giữ nguyên đầu vào.",
-    },
-    "modified input:hint": {
-        "en": "work on a copy (tensor.clone()) or on freshly allocated buffers.",
-        "vi": "hãy làm việc trên một bản sao (tensor.clone()) hoặc trên buffer mới cấp phát.",
-    },
-    "expected a number": {
-        "en": "{what}: expected a number, got {got!r}.",
-        "vi": "{what}: cần một số, nhận được {got!r}.",
-    },
-    "describe:tensor": {
-        "en": "a {dtype} tensor of shape {shape}",
-        "vi": "một tensor {dtype} có shape {shape}",
-    },
-    "describe:object": {"en": "a {type}", "vi": "một đối tượng {type}"},
-}

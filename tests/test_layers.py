@@ -25,6 +25,8 @@ LAYERS = (
             "errors",
             "i18n",
             "messages",
+            "shared_messages",
+            "world_messages",
             "proc",
             "checks",
             "strategies",

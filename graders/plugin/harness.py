@@ -13,6 +13,7 @@ from collections import defaultdict
 from graders.comm.static_scan import BYPASS, MEMORY, REVIEW, scan_file
 from graders.errors import BannedCall, IntegrityFailure, NotStarted, SubmissionError
 from graders.impl import Impl
+from graders.messages import say
 from graders.world.pool import RunResult, WorldPool
 from graders.world.task import TaskSpec, spec_of
 
@@ -51,7 +52,7 @@ class Harness:
         path = impl.source(exercise_id.split(".")[0], spec.module)
         scan = scan_file(path)
         if scan is None:
-            raise NotStarted(exercise_id, f"{path.name} is missing")
+            raise NotStarted(exercise_id, say("not started:missing", file=path.name))
         if scan.syntax_error:
             raise SubmissionError(f"{exercise_id}: {path.name} does not compile ({scan.syntax_error}).")
         if symbol in scan.untouched:

@@ -243,7 +243,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
     status, kind, message = _classify(call.excinfo.value)
     figures = _draw_figures(item.config, call.excinfo, exercise_id, part)
     lang = lang_option(item.config)
-    if status != NOT_STARTED and kind != FailureKind.INTERNAL:
+    if kind != FailureKind.INTERNAL:
         message = getattr(call.excinfo.value, "localized", {}).get(lang, message)  # as the student reads it
     book.record(exercise_id, part, status, kind, message, figures)
     report.sections = [(name, text) for name, text in report.sections if "Hypothesis" not in name]

@@ -20,6 +20,8 @@ from collections.abc import Iterable, Mapping, Sequence
 
 import torch
 
+from graders.messages import Text, each_lang, in_lang, say
+
 
 def storage_key(tensor: torch.Tensor) -> tuple[int, int]:
     """What identifies the memory behind ``tensor`` (an empty storage by its object)."""
@@ -67,26 +69,34 @@ def render_bars(
     *,
     width: int = 40,
     labels: Sequence[str] | None = None,
-) -> str:
+) -> Text:
     """Text bars of bytes per rank and category (all on one scale), with promised limits.
 
     ``ledgers[rank][category]`` is measured bytes; ``limits[category]`` is the promised
     maximum, for every rank or per rank (``{rank: bytes}``). A bar over its limit ends in ✗.
+    ``title`` and the categories may be :class:`graders.messages.Text`: the picture is drawn
+    in every language.
     """
     limits = limits or {}
     categories = list(labels or dict.fromkeys(c for ledger in ledgers.values() for c in ledger))
     scale = max([v for ledger in ledgers.values() for v in ledger.values()] + [1])
-    name_width = max(len(c) for c in categories) if categories else 0
-    lines = [f"{title}, bytes per rank   █ measured   ┃ promised limit"]
-    for rank in sorted(ledgers):
-        for i, category in enumerate(categories):
-            value = int(ledgers[rank].get(category, 0))
-            limit = limits.get(category)
-            if isinstance(limit, Mapping):
-                limit = limit.get(rank)
-            head = f"rank {rank}" if i == 0 else ""
-            line = f"{head:<8}{category:<{name_width}}  {_bar(value, scale, width, limit)}  {value:,}"
-            if limit is not None:
-                line += f"  {'>' if value > limit else '≤'} {limit:,}{' ✗' if value > limit else ''}"
-            lines.append(line.rstrip())
-    return "\n".join(lines)
+    head = say("bars:head", title=title)
+
+    def draw(lang: str) -> str:
+        names = [in_lang(c, lang) for c in categories]
+        name_width = max(map(len, names)) if names else 0
+        lines = [head.in_lang(lang)]
+        for rank in sorted(ledgers):
+            for i, (category, name) in enumerate(zip(categories, names, strict=True)):
+                value = int(ledgers[rank].get(category, 0))
+                limit = limits.get(category)
+                if isinstance(limit, Mapping):
+                    limit = limit.get(rank)
+                who = f"rank {rank}" if i == 0 else ""
+                line = f"{who:<8}{name:<{name_width}}  {_bar(value, scale, width, limit)}  {value:,}"
+                if limit is not None:
+                    line += f"  {'>' if value > limit else '≤'} {limit:,}{' ✗' if value > limit else ''}"
+                lines.append(line.rstrip())
+        return "\n".join(lines)
+
+    return each_lang(draw)
