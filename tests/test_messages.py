@@ -202,7 +202,9 @@ def test_every_door_has_its_words_in_both_languages():
     from graders.catalog import DOORS
 
     for name, does in DOORS.items():
-        assert SHARED[f"banned:door:{name}"]["en"] == does, f"banned:door:{name} differs from catalog.DOORS"
+        key = f"banned:door:{name}"
+        assert key in SHARED, f"the door {name!r} needs its words, {key!r}, in graders/world_messages.py"
+        assert SHARED[key]["en"] == does, f"{key} differs from catalog.DOORS"
     assert {k.removeprefix("banned:door:") for k in SHARED if k.startswith("banned:door:")} - {"hint"} == set(
         DOORS
     )
