@@ -91,6 +91,35 @@ _WORDS = {
     },
 }
 
+#: The parts of exercises (``graders.catalog``), as the points table names them in Vietnamese.
+PARTS_VI = {
+    "result": "kết quả",
+    "ring": "vòng",
+    "tree": "cây",
+    "traffic": "lưu lượng",
+    "formula": "công thức",
+    "measured": "đo thực",
+    "paper": "bài báo",
+    "memory": "bộ nhớ",
+    "buckets": "bucket",
+    "overlap": "chồng lấp",
+    "no_sync": "no_sync",
+    "torch": "so với torch",
+    "crosscheck": "đối chiếu torch",
+    "placement": "vị trí",
+    "gradients": "gradient",
+    "makespan": "thời gian hoàn thành",
+    "order": "thứ tự",
+    "own_schedules": "lịch tự viết",
+    "valid": "hợp lệ",
+    "warmup": "warm-up",
+}
+
+
+def part_name(part: str, lang: str = "en") -> str:
+    """An exercise part as the points table shows it in ``lang``."""
+    return PARTS_VI.get(part, part) if lang == "vi" else part
+
 
 def t(key: str, lang: str = "en") -> str:
     entry = _WORDS.get(key)
