@@ -18,11 +18,11 @@ PACKAGE = KIT_ROOT / "graders"
 LAYERS = (
     ("facts", ("catalog", "impl", "config", "errors", "i18n", "proc", "checks", "strategies", "figures")),
     ("mechanics", ("world", "comm", "training")),
-    ("chapters", ("chapters",)),
+    ("chapters", ("chapters", "hints")),  # hints reads each chapter's hints.py
     ("plugin", ("plugin",)),
     ("authoring", ("authoring",)),
     ("grading", ("grading",)),
-    ("cli", ("cli", "__main__")),
+    ("cli", ("cli", "__main__", "hint_command")),
 )
 MAX_LINES = 400
 
