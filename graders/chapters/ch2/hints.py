@@ -279,12 +279,12 @@ RECAPS: dict[str, tuple[str, str]] = {
     "ring_all_gather": (
         "Every rank returns torch.cat of all ranks' tensors along dim 0, in group-rank order.\n"
         "N - 1 steps: in each step a rank sends one block to the right and receives one from the left.\n"
-        "Each rank sends exactly (N - 1) · nbytes, whatever it does: that is the ring's cost.\n"
+        "Each rank sends exactly (N - 1) · nbytes (nbytes: one rank's tensor): that is the ring's cost.\n"
         "Graded ('ring'): right neighbour only, N - 1 sends, exactly (N - 1) · nbytes; the input unchanged.\n"
         "Usual mistakes: sending your own block every step, blocks concatenated out of order, a deadlock.",
         "Mọi rank trả về torch.cat tensor của tất cả các rank theo chiều 0, theo thứ tự rank trong nhóm.\n"
         "N - 1 bước: mỗi bước một rank gửi một khối cho hàng xóm bên phải và nhận một khối từ bên trái.\n"
-        "Mỗi rank gửi đúng (N - 1) · nbytes: đó là chi phí của ring.\n"
+        "Mỗi rank gửi đúng (N - 1) · nbytes (nbytes: tensor của một rank): đó là chi phí của ring.\n"
         "Bộ chấm ('ring'): chỉ gửi sang phải, N - 1 lần gửi, đúng (N - 1) · nbytes; đầu vào giữ nguyên.\n"
         "Lỗi thường gặp: bước nào cũng gửi khối của chính mình, nối các khối sai thứ tự, bế tắc (deadlock).",
     ),
@@ -295,14 +295,14 @@ RECAPS: dict[str, tuple[str, str]] = {
         "Graded ('ring'): right neighbour only, at most (N - 1) · ceil(numel / N) elements, and at least "
         "every chunk but your own (each carries your share of the sum to its owner).\n"
         "Usual mistakes: offsets rank * (numel // N) on uneven splits, summing into the input.",
-        "Rank r trả về chunk r của torch.tensor_split(reduced.flatten(), N): 1 chiều, có thể lệch, rỗng.\n"
+        "Rank r trả về chunk r của torch.tensor_split(reduced.flatten(), N): 1 chiều, lệch hoặc rỗng.\n"
         "N - 1 bước ring: gửi một chunk đang cộng dở sang phải, gộp chunk đến từ bên trái vào bản sao của "
         "mình.\n"
         "Sau N - 1 bước mỗi rank sở hữu chunk của mình, đã reduce qua mọi rank; nó đã gửi (N - 1)/N dữ "
         "liệu.\n"
         "Bộ chấm ('ring'): chỉ gửi cho hàng xóm bên phải, tối đa (N - 1) · ceil(numel / N) phần tử, và ít "
         "nhất mọi chunk trừ chunk của mình (mỗi chunk mang phần của bạn đến chủ của nó).\n"
-        "Lỗi thường gặp: offset rank * (numel // N) khi chia không đều, cộng vào đầu vào, gửi cả tensor.",
+        "Lỗi thường gặp: offset rank * (numel // N) khi chia không đều, cộng thẳng vào đầu vào.",
     ),
     "ring_all_reduce": (
         "In place: every rank ends with the reduced tensor; the function returns None.\n"

@@ -294,6 +294,8 @@ RECAPS: dict[str, tuple[str, str]] = {
         "reduce-scatter the gradients and all-gather the parameters: the same volume.\n"
         "Stage 3 gathers the parameters in forward and again in backward, and reduce-scatters the "
         "gradients: 1.5 times DDP.\n"
+        "Stages 1 and 2 save memory at no extra traffic; stage 3 pays 50% more traffic to keep 1/N of the "
+        "parameters.\n"
         "Graded: the formula, 0 on one GPU, ValueError for -1, 4 and 1.5.",
         "Số phần tử mỗi GPU gửi trong một bước, như trong bài báo ZeRO, vốn làm tròn (N - 1)/N của ring "
         "thành 1: mỗi reduce-scatter hay all-gather là một lượt đi qua Φ tham số.\n"
@@ -301,6 +303,8 @@ RECAPS: dict[str, tuple[str, str]] = {
         "reduce-scatter gradient và all-gather tham số: cùng khối lượng.\n"
         "Giai đoạn 3 gom tham số trong forward và lần nữa trong backward, rồi reduce-scatter gradient: gấp "
         "1.5 lần DDP.\n"
+        "Giai đoạn 1 và 2 tiết kiệm bộ nhớ mà không tốn thêm lưu lượng; giai đoạn 3 trả thêm 50% lưu lượng "
+        "để chỉ giữ 1/N tham số.\n"
         "Bộ chấm: công thức, 0 khi chỉ có một GPU, ValueError cho -1, 4 và 1.5.",
     ),
 }
