@@ -15,6 +15,7 @@ import math
 import torch
 
 from graders.errors import GradingFailure
+from graders.figures import Picture, attach_picture
 
 TOLERANCES: dict[torch.dtype, tuple[float, float]] = {
     torch.float64: (1e-9, 1e-12),
@@ -29,9 +30,13 @@ def tolerance(dtype: torch.dtype) -> tuple[float, float]:
     return TOLERANCES.get(dtype, (0.0, 0.0))
 
 
-def fail(message: str, case=None, hint: str = "") -> None:
+def fail(message: str, case=None, hint: str = "", *, picture: Picture | None = None) -> None:
+    """Raise the failure: ``message``, the example, then ``picture``'s text (its PNG attached)."""
     if case is not None:
         message += f"\nexample: {case!r}"
+    if picture is not None:
+        message += "\n" + picture.text
+        raise attach_picture(GradingFailure(message, hint), picture)
     raise GradingFailure(message, hint)
 
 
