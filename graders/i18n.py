@@ -28,6 +28,14 @@ _WORDS = {
         "vi": "vẫn còn TODO: hãy cài đặt hàm này trong tệp bài làm",
     },
     "kind:wrong": {"en": "wrong result", "vi": "kết quả sai"},
+    "png:written": {
+        "en": "{n} picture(s) of failed tests written to {folder}",
+        "vi": "đã ghi {n} hình của các bài kiểm tra chưa đạt vào {folder}",
+    },
+    "png:no matplotlib": {
+        "en": "--png needs matplotlib, which is not installed: pip install -e '.[reports]' (no PNG written)",
+        "vi": "--png cần matplotlib nhưng chưa được cài: pip install -e '.[reports]' (chưa ghi hình PNG nào)",
+    },
     "kind:hang": {"en": "hang (deadline passed)", "vi": "treo (quá thời hạn)"},
     "kind:crash": {"en": "crash", "vi": "tiến trình bị sập"},
     "kind:error": {"en": "exception", "vi": "ngoại lệ"},

@@ -1,15 +1,23 @@
 """Structural checks on communication traces: who talks to whom, how much, in how many rounds.
 
 ``ranks`` is always the group's global ranks in group-rank order; checks only look at those.
-Each failure names the rank and the lesson it breaks.
+Each failure names the rank and the lesson it breaks, and shows the trace it judged as a
+picture, one row per rank and one column per step (:mod:`graders.comm.trace_picture`; a PNG too
+with ``--png`` or a report).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from graders.checks import fail
+from graders import checks
+from graders.comm import trace_picture
 from graders.comm.trace import Traces
+
+
+def fail(traces: Traces, message: str, case=None, hint: str = "") -> None:
+    """:func:`graders.checks.fail`, with the picture of ``traces``."""
+    checks.fail(message, case, hint, picture=trace_picture.picture(traces))
 
 
 def assert_ring_neighbours_only(traces: Traces, ranks: Sequence[int], case=None) -> None:
@@ -20,6 +28,7 @@ def assert_ring_neighbours_only(traces: Traces, ranks: Sequence[int], case=None)
         for peer, count in sorted(traces.sends_by_peer(rank).items()):
             if peer != right:
                 fail(
+                    traces,
                     f"rank {rank} sent {count} message(s) to rank {peer}: a ring only talks to its right "
                     f"neighbour (rank {right}).",
                     case,
@@ -28,6 +37,7 @@ def assert_ring_neighbours_only(traces: Traces, ranks: Sequence[int], case=None)
         for event in traces[rank]:
             if event.is_recv and event.peer != left:
                 fail(
+                    traces,
                     f"rank {rank} received from rank {event.peer}: a ring only receives from its left "
                     f"neighbour (rank {left}).",
                     case,
@@ -61,7 +71,12 @@ def assert_send_count(
     for rank in ranks:
         ok, seen = _count_messages(_sends(traces, rank), expected, at_most)
         if not ok:
-            fail(f"rank {rank} sent {seen}; this algorithm takes exactly {expected} with data.", case, hint)
+            fail(
+                traces,
+                f"rank {rank} sent {seen}; this algorithm takes exactly {expected} with data.",
+                case,
+                hint,
+            )
 
 
 def assert_bytes_sent_at_most(
@@ -71,7 +86,7 @@ def assert_bytes_sent_at_most(
         limit = bound(rank) if callable(bound) else bound
         sent = traces.bytes_sent(rank)
         if sent > limit:
-            fail(f"rank {rank} sent {sent} bytes; the algorithm needs at most {limit}.", case, hint)
+            fail(traces, f"rank {rank} sent {sent} bytes; the algorithm needs at most {limit}.", case, hint)
 
 
 def assert_bytes_sent_at_least(
@@ -83,6 +98,7 @@ def assert_bytes_sent_at_least(
         sent = traces.bytes_sent(rank)
         if sent < need:
             fail(
+                traces,
                 f"rank {rank} sent {sent} bytes; the others cannot get their results unless it sends at "
                 f"least {need}.",
                 case,
@@ -99,6 +115,7 @@ def assert_bytes_received_at_least(
         received = traces.bytes_received(rank)
         if received < need:
             fail(
+                traces,
                 f"rank {rank} received {received} bytes; it cannot have its result unless it receives at "
                 f"least {need}.",
                 case,
@@ -118,6 +135,7 @@ def assert_bytes_sent_per_dst_at_least(
             need = minimum(src, dst) if dst != src else 0
             if sent.get(dst, 0) < need:
                 fail(
+                    traces,
                     f"rank {src} sent {sent.get(dst, 0)} bytes to rank {dst}, which needs at least {need} "
                     "from it.",
                     case,
@@ -138,6 +156,7 @@ def assert_total_messages(
     ok, seen = _count_messages([e for r in ranks for e in _sends(traces, r)], expected, at_most)
     if not ok:
         fail(
+            traces,
             f"{seen} were sent in total; a tree over {len(ranks)} ranks sends exactly {expected} with data.",
             case,
             hint,
@@ -148,6 +167,7 @@ def assert_rounds_at_most(traces: Traces, bound: int, case=None, hint: str = "")
     rounds = traces.rounds()
     if rounds > bound:
         fail(
+            traces,
             f"the data needed {rounds} communication rounds to reach every rank; a binomial tree needs "
             f"at most {bound}.",
             case,
@@ -158,7 +178,7 @@ def assert_rounds_at_most(traces: Traces, bound: int, case=None, hint: str = "")
 def assert_no_self_messages(traces: Traces, ranks: Sequence[int], case=None) -> None:
     for rank in ranks:
         if traces.sends_by_peer(rank).get(rank):
-            fail(f"rank {rank} sent a message to itself; copy locally instead.", case)
+            fail(traces, f"rank {rank} sent a message to itself; copy locally instead.", case)
 
 
 def assert_star(traces: Traces, ranks: Sequence[int], hub: int, case=None, hint: str = "") -> None:
@@ -170,6 +190,7 @@ def assert_star(traces: Traces, ranks: Sequence[int], hub: int, case=None, hint:
             if event.is_p2p and event.peer != hub:
                 verb, where = ("sent", "to") if event.is_send else ("received", "from")
                 fail(
+                    traces,
                     f"rank {rank} {verb} {event.nbytes} B {where} rank {event.peer}: in this pattern every "
                     f"message goes to or comes from rank {hub}.",
                     case,
@@ -186,6 +207,7 @@ def assert_traffic_at_most(
         moved = traces.bytes_sent(rank) + traces.bytes_received(rank)
         if moved > limit:
             fail(
+                traces,
                 f"rank {rank} sent and received {moved} B in all; it needs at most {limit} B.",
                 case,
                 hint,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from graders import figures
 from graders.chapters.ch7.simulator import Simulation, label, normalize, simulate
 
 IDLE = "·"
@@ -63,11 +64,9 @@ def render_timeline_png(schedule, path, *, title: str = "") -> Path:
     and a stage stuck in a deadlock ends with a red marker saying what it waits for.
     Needs matplotlib (``pip install 'dtlab[reports]'``).
     """
-    import matplotlib
-
-    matplotlib.use("Agg", force=True)
-    import matplotlib.pyplot as plt
+    plt = figures.pyplot()
     from matplotlib.patches import Patch
+    from matplotlib.ticker import FuncFormatter
 
     p, m, v = _dimensions(schedule)
     sim = simulate(normalize(schedule, p, m, v), p, m, v)
@@ -102,7 +101,7 @@ def render_timeline_png(schedule, path, *, title: str = "") -> Path:
     ax.set_xlim(0, ticks)
     ax.set_ylim(0, p)
     ax.set_xlabel("time (forward = backward = 1" + (f"; a chunk takes 1/{v}" if v > 1 else "") + ")")
-    ax.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda x, _: f"{x / v:g}"))
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: f"{x / v:g}"))
     status = "deadlock" if sim.deadlocked else f"bubble {float(sim.bubble_fraction):.1%}"
     ax.set_title(title or f"p={p}, m={m}" + (f", v={v}" if v > 1 else "") + f" · {status}", fontsize=9)
     legend = [Patch(color=colours["F"], label="forward"), Patch(color=colours["B"], label="backward")]
@@ -111,8 +110,4 @@ def render_timeline_png(schedule, path, *, title: str = "") -> Path:
     if notes:
         fig.text(0.01, 0.01, "\n".join(notes), color="#c0392b", fontsize=7, va="bottom")
     fig.tight_layout(rect=(0, 0.05 * len(notes) / max(p, 1), 1, 1))
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path)
-    plt.close(fig)
-    return path
+    return figures.save(fig, path)
