@@ -59,6 +59,31 @@ _WORDS = {
         "en": "the graders failed on this part without saying why; please tell your teacher",
         "vi": "bộ chấm gặp lỗi ở phần này mà không nêu lý do; hãy báo cho giáo viên",
     },
+    # -- the rank x time picture of a trace (graders/comm/trace_picture.py) ----------------------
+    "trace:legend": {
+        "en": "trace, one column per step (→r sent to rank r, ←r received from rank r, · nothing",
+        "vi": "trace, mỗi cột là một bước (→r: gửi tới rank r, ←r: nhận từ rank r, ·: không làm gì",
+    },
+    "trace:unmatched": {
+        "en": ", {mark} no matching send or receive",
+        "vi": ", {mark}: không có send hoặc recv tương ứng",
+    },
+    "trace:step": {"en": "step", "vi": "bước"},
+    "trace:in all": {"en": "in all", "vi": "tổng cộng"},
+    "trace:too big": {
+        "en": "trace: {calls} calls on {ranks} ranks, too many to draw here (at most {max_calls} calls on "
+        "{max_ranks} ranks)",
+        "vi": "trace: {calls} lời gọi trên {ranks} rank, quá nhiều để vẽ ở đây (tối đa {max_calls} lời gọi "
+        "trên {max_ranks} rank)",
+    },
+    "trace:empty": {
+        "en": "trace: no rank called torch.distributed (nothing was sent or received)",
+        "vi": "trace: không rank nào gọi torch.distributed (không có gì được gửi hay nhận)",
+    },
+    "trace:not drawn": {
+        "en": "trace: not drawn (the kit could not lay it out)",
+        "vi": "trace: không vẽ được (bộ chấm không dàn được trang)",
+    },
     # -- gloo / c10d errors said as what the code did (graders/world/gloo_errors.py) --------------
     "gloo:what happened": {"en": "what happened", "vi": "chuyện gì đã xảy ra"},
     "gloo:self": {

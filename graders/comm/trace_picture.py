@@ -22,6 +22,8 @@ from pathlib import Path
 from graders import figures
 from graders.comm.trace import Event, Traces
 from graders.figures import Picture
+from graders.i18n import t
+from graders.messages import each_lang
 
 MAX_RANKS = 8  # a bigger world, or a longer trace, is not drawn in the terminal
 MAX_CALLS = 48  # a ring all-reduce over 4 ranks makes 48
@@ -204,33 +206,32 @@ def _place(rows: list[list[Step]], after: dict) -> None:
 # -- the terminal -------------------------------------------------------------------------------
 
 
-def too_big(traces: Traces, max_ranks: int = MAX_RANKS, max_calls: int = MAX_CALLS) -> str:
+def too_big(traces: Traces, max_ranks: int = MAX_RANKS, max_calls: int = MAX_CALLS, lang: str = "en") -> str:
     """Why ``traces`` is not drawn ("" when it is)."""
     calls = call_count(traces)
     if len(traces) > max_ranks or calls > max_calls:
-        return (
-            f"trace: {calls} calls on {len(traces)} ranks, too many to draw here "
-            f"(at most {max_calls} calls on {max_ranks} ranks)"
+        return t("trace:too big", lang).format(
+            calls=calls, ranks=len(traces), max_calls=max_calls, max_ranks=max_ranks
         )
     return ""
 
 
-def text(traces: Traces, width: int = WIDTH) -> str:
+def text(traces: Traces, width: int = WIDTH, lang: str = "en") -> str:
     """One row per rank, one column per step; wrapped into blocks of steps to fit ``width``."""
-    why = too_big(traces)
+    why = too_big(traces, lang=lang)
     if why:
         return why
     if not call_count(traces):
-        return "trace: no rank called torch.distributed (nothing was sent or received)"
+        return t("trace:empty", lang)
     drawn = layout(traces)
     columns = drawn.columns
     grid = [[IDLE] * columns for _ in drawn.rows]
     for rank, row in enumerate(drawn.rows):
         for step in row:
             grid[rank][step.column] = step.label()
-    heads = [f"step {c}" for c in range(columns)]
+    heads = [f"{t('trace:step', lang)} {c}" for c in range(columns)]
     if any(drawn.sent) or any(drawn.received):
-        heads.append("in all")
+        heads.append(t("trace:in all", lang))
         for rank, cells in enumerate(grid):
             talked = any(item.kind != "collective" for step in drawn.rows[rank] for item in step.items)
             cells.append(f"→{size(drawn.sent[rank])} ←{size(drawn.received[rank])}" if talked else "")
@@ -239,8 +240,8 @@ def text(traces: Traces, width: int = WIDTH) -> str:
     lead = max(map(len, names)) + 2
     unmatched = any(not item.matched for row in drawn.rows for step in row for item in step.items)
     lines = [
-        "trace, one column per step (→r sent to rank r, ←r received from rank r, · nothing"
-        + (f", {UNMATCHED} no matching send or receive" if unmatched else "")
+        t("trace:legend", lang)
+        + (t("trace:unmatched", lang).format(mark=UNMATCHED) if unmatched else "")
         + "):"
     ]
     for block in _blocks(widths, width - lead - 3):
@@ -269,9 +270,9 @@ def picture(traces: Traces) -> Picture:
     drawable = not too_big(traces, MAX_PNG_RANKS, MAX_PNG_CALLS) and call_count(traces) > 0
     draw = (lambda path: render_png(traces, path)) if drawable else None
     try:
-        shown = text(traces)
+        shown = each_lang(lambda lang: text(traces, lang=lang))
     except Exception:  # noqa: BLE001 - a picture must never turn a failure into a grader error
-        shown, draw = "trace: not drawn (the kit could not lay it out)", None
+        shown, draw = each_lang(lambda lang: t("trace:not drawn", lang)), None
     return Picture("trace", shown, draw)
 
 
