@@ -83,6 +83,20 @@ def say(key: str, **values: object) -> Text:
 
 
 SHARED: dict[str, dict[str, str]] = {
+    # -- graders/comm/overlap.py: a bucket launched after backward moved on ---------------------
+    "late bucket": {
+        "en": "bucket [{names}] had all its gradients, but {when} only {launched} {collective}(s) had "
+        "been launched for the {completed} complete bucket(s): its {collective} waited for backward "
+        "instead of overlapping it.",
+        "vi": "bucket [{names}] đã có đủ gradient, nhưng {when} mới chỉ có {launched} lần {collective} "
+        "được khởi chạy cho {completed} bucket đã đủ gradient: {collective} của nó đã chờ backward thay "
+        "vì chạy chồng lấp (overlap) với backward.",
+    },
+    "late bucket:when accumulating": {
+        "en": "when the gradient of {name} began to accumulate",
+        "vi": "khi gradient của {name} bắt đầu được tích lũy",
+    },
+    "late bucket:when backward returned": {"en": "when backward returned", "vi": "khi backward trả về"},
     # -- graders/checks.py: values against the reference --------------------------------------
     "expected value": {
         "en": "{what}: expected {expected}, got {got}.",
