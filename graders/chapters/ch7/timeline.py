@@ -12,18 +12,19 @@ from pathlib import Path
 
 from graders import figures
 from graders.chapters.ch7.simulator import Simulation, label, normalize, simulate
+from graders.messages import Text, join, say
 
 IDLE = "·"
 
 
-def text(sim: Simulation, max_columns: int = 72) -> str:
-    """One row per stage, one column per tick; ``·`` marks an idle tick."""
+def text(sim: Simulation, max_columns: int = 72) -> Text:
+    """One row per stage, one column per tick; ``·`` marks an idle tick (in every language)."""
     width = max((len(label(slot.action, sim.v)) for row in sim.placed for slot in row), default=2) + 1
     columns = min(sim.ticks, max_columns)
     waits = {w.stage: w for w in sim.waits}
-    unit = "one column = one forward or backward" if sim.v == 1 else f"one column = 1/{sim.v} of a stage"
-    key = "Fm = forward of microbatch m" if sim.v == 1 else "Fm.c = forward of microbatch m, chunk c"
-    lines = [f"timeline ({unit}; {key}; {IDLE} = idle):"]
+    unit = say("ch7:timeline:unit") if sim.v == 1 else say("ch7:timeline:unit chunks", v=sim.v)
+    legend = say("ch7:timeline:key") if sim.v == 1 else say("ch7:timeline:key chunks")
+    lines: list[Text | str] = [say("ch7:timeline", unit=unit, legend=legend, idle=IDLE)]
     for s in range(sim.p):
         cells = [IDLE.ljust(width)] * columns
         for slot in sim.placed[s]:
@@ -35,14 +36,13 @@ def text(sim: Simulation, max_columns: int = 72) -> str:
             cells = cells[: min(end, columns)]
         row = "".join(cells).rstrip()
         more = " …" if sim.ticks > max_columns and (s not in waits or end > max_columns) else ""
-        stuck = f"  ⟂ stuck {waits[s].reason(sim.v)}" if s in waits else ""
-        lines.append(f"  stage {s} | {row}{more}{stuck}")
+        stuck = say("ch7:timeline:stuck", reason=waits[s].reason(sim.v)) if s in waits else ""
+        lines.append(f"  stage {s} | {row}{more}" + stuck)
     if not sim.deadlocked:
-        lines.append(
-            f"  makespan {number(sim.makespan)} · bubble (idle share) {number(sim.bubble_fraction)}"
-            f" = {float(sim.bubble_fraction):.1%}"
-        )
-    return "\n".join(lines)
+        bubble = sim.bubble_fraction
+        shown = {"makespan": number(sim.makespan), "bubble": number(bubble), "share": float(bubble)}
+        lines.append(say("ch7:timeline:makespan", **shown))
+    return join("\n", lines)
 
 
 def number(value) -> str:
