@@ -15,6 +15,7 @@ import math
 import torch
 
 from graders.errors import GradingFailure
+from graders.figures import Picture, attach_picture
 from graders.messages import Text, labelled, say
 
 TOLERANCES: dict[torch.dtype, tuple[float, float]] = {
@@ -30,11 +31,14 @@ def tolerance(dtype: torch.dtype) -> tuple[float, float]:
     return TOLERANCES.get(dtype, (0.0, 0.0))
 
 
-def fail(message: Text, case=None, hint: Text | str = "") -> None:
+def fail(message: Text, case=None, hint: Text | str = "", *, picture: Picture | None = None) -> None:
     """Fail the property with ``message`` (a :func:`graders.messages.say` Text), the example's
-    one-line reproduction and ``hint``."""
+    one-line reproduction, then ``picture``'s text (its PNG attached), and ``hint``."""
     if case is not None:
         message = message + labelled("example", repr(case))
+    if picture is not None:
+        message = message + "\n" + picture.text
+        raise attach_picture(GradingFailure(message, hint), picture)
     raise GradingFailure(message, hint)
 
 

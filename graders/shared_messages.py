@@ -1,7 +1,7 @@
 """The shared table of teaching messages (:data:`SHARED`), English and Vietnamese.
 
 Keys said by the kit's shared judgements: comparisons (:mod:`graders.checks`), traffic
-(:mod:`graders.comm.assertions`), training histories and memory promises
+(:mod:`graders.comm.assertions`, :mod:`graders.comm.overlap`), training histories and memory promises
 (:mod:`graders.training`), and what the worker world reports (its own module,
 :mod:`graders.world_messages`). Chapter keys live in ``graders/chapters/chN/messages.py``.
 """
@@ -58,6 +58,20 @@ _CHECKS: dict[str, dict[str, str]] = {
 }
 
 _TRAFFIC: dict[str, dict[str, str]] = {
+    # -- graders/comm/overlap.py: a bucket launched after backward moved on ---------------------
+    "late bucket": {
+        "en": "bucket [{names}] had all its gradients, but {when} only {launched} {collective}(s) had "
+        "been launched for the {completed} complete bucket(s): its {collective} waited for backward "
+        "instead of overlapping it.",
+        "vi": "bucket [{names}] đã có đủ gradient, nhưng {when} mới chỉ có {launched} lần {collective} "
+        "được khởi chạy cho {completed} bucket đã đủ gradient: {collective} của nó đã chờ backward thay "
+        "vì chạy chồng lấp (overlap) với backward.",
+    },
+    "late bucket:when accumulating": {
+        "en": "when the gradient of {name} began to accumulate",
+        "vi": "khi gradient của {name} bắt đầu được tích lũy",
+    },
+    "late bucket:when backward returned": {"en": "when backward returned", "vi": "khi backward trả về"},
     # -- graders/comm/assertions.py: who talks to whom, how much, in how many rounds ----------------
     "ring:sent off the ring": {
         "en": "rank {rank} sent {count} message(s) to rank {peer}: a ring only talks to its right "
@@ -192,6 +206,7 @@ _TRAINING: dict[str, dict[str, str]] = {
         "en": "{title}, bytes per rank   █ measured   ┃ promised limit",
         "vi": "{title}, byte mỗi rank   █ đo được   ┃ giới hạn cam kết",
     },
+    "bars:sum": {"en": "sum", "vi": "tổng"},
 }
 
 SHARED: dict[str, dict[str, str]] = {**_CHECKS, **_TRAFFIC, **_TRAINING, **WORLD}

@@ -34,11 +34,11 @@ LAYERS = (
         ),
     ),
     ("mechanics", ("world", "comm", "training")),
-    ("chapters", ("chapters",)),
+    ("chapters", ("chapters", "hints")),  # hints reads each chapter's hints.py
     ("plugin", ("plugin",)),
     ("authoring", ("authoring",)),
     ("grading", ("grading",)),
-    ("cli", ("cli", "__main__")),
+    ("cli", ("cli", "__main__", "hint_command")),
 )
 MAX_LINES = 400
 

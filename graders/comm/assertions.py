@@ -1,16 +1,24 @@
 """Structural checks on communication traces: who talks to whom, how much, in how many rounds.
 
 ``ranks`` is always the group's global ranks in group-rank order; checks only look at those.
-Each failure names the rank and the lesson it breaks.
+Each failure names the rank and the lesson it breaks, and shows the trace it judged as a
+picture, one row per rank and one column per step (:mod:`graders.comm.trace_picture`; a PNG too
+with ``--png`` or a report).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from graders.checks import fail
+from graders import checks
+from graders.comm import trace_picture
 from graders.comm.trace import Traces
 from graders.messages import Text, say
+
+
+def fail(traces: Traces, message: Text, case=None, hint: Text | str = "") -> None:
+    """:func:`graders.checks.fail`, with the picture of ``traces``."""
+    checks.fail(message, case, hint, picture=trace_picture.picture(traces))
 
 
 def assert_ring_neighbours_only(traces: Traces, ranks: Sequence[int], case=None) -> None:
@@ -21,13 +29,14 @@ def assert_ring_neighbours_only(traces: Traces, ranks: Sequence[int], case=None)
         for peer, count in sorted(traces.sends_by_peer(rank).items()):
             if peer != right:
                 fail(
+                    traces,
                     say("ring:sent off the ring", rank=rank, count=count, peer=peer, right=right),
                     case,
                     say("ring:sent off the ring:hint"),
                 )
         for event in traces[rank]:
             if event.is_recv and event.peer != left:
-                fail(say("ring:received off the ring", rank=rank, peer=event.peer, left=left), case)
+                fail(traces, say("ring:received off the ring", rank=rank, peer=event.peer, left=left), case)
 
 
 def _sends(traces: Traces, rank: int) -> list:
@@ -60,7 +69,7 @@ def assert_send_count(
     for rank in ranks:
         ok, seen = _count_messages(_sends(traces, rank), expected, at_most)
         if not ok:
-            fail(say("messages:per rank", rank=rank, seen=seen, expected=expected), case, hint)
+            fail(traces, say("messages:per rank", rank=rank, seen=seen, expected=expected), case, hint)
 
 
 def assert_bytes_sent_at_most(
@@ -70,7 +79,7 @@ def assert_bytes_sent_at_most(
         limit = bound(rank) if callable(bound) else bound
         sent = traces.bytes_sent(rank)
         if sent > limit:
-            fail(say("bytes:sent at most", rank=rank, sent=sent, limit=limit), case, hint)
+            fail(traces, say("bytes:sent at most", rank=rank, sent=sent, limit=limit), case, hint)
 
 
 def assert_bytes_sent_at_least(
@@ -81,7 +90,7 @@ def assert_bytes_sent_at_least(
         need = bound(rank) if callable(bound) else bound
         sent = traces.bytes_sent(rank)
         if sent < need:
-            fail(say("bytes:sent at least", rank=rank, sent=sent, need=need), case, hint)
+            fail(traces, say("bytes:sent at least", rank=rank, sent=sent, need=need), case, hint)
 
 
 def assert_bytes_received_at_least(
@@ -92,7 +101,7 @@ def assert_bytes_received_at_least(
         need = bound(rank) if callable(bound) else bound
         received = traces.bytes_received(rank)
         if received < need:
-            fail(say("bytes:received at least", rank=rank, received=received, need=need), case, hint)
+            fail(traces, say("bytes:received at least", rank=rank, received=received, need=need), case, hint)
 
 
 def assert_bytes_sent_per_dst_at_least(
@@ -106,9 +115,8 @@ def assert_bytes_sent_per_dst_at_least(
         for dst in ranks:
             need = minimum(src, dst) if dst != src else 0
             if sent.get(dst, 0) < need:
-                fail(
-                    say("bytes:sent to each", src=src, sent=sent.get(dst, 0), dst=dst, need=need), case, hint
-                )
+                said = {"src": src, "sent": sent.get(dst, 0), "dst": dst, "need": need}
+                fail(traces, say("bytes:sent to each", **said), case, hint)
 
 
 def assert_total_messages(
@@ -123,19 +131,19 @@ def assert_total_messages(
     """Exactly ``expected`` messages that carry data over all ranks, at most ``at_most`` in all."""
     ok, seen = _count_messages([e for r in ranks for e in _sends(traces, r)], expected, at_most)
     if not ok:
-        fail(say("messages:in total", seen=seen, n=len(ranks), expected=expected), case, hint)
+        fail(traces, say("messages:in total", seen=seen, n=len(ranks), expected=expected), case, hint)
 
 
 def assert_rounds_at_most(traces: Traces, bound: int, case=None, hint: str = "") -> None:
     rounds = traces.rounds()
     if rounds > bound:
-        fail(say("rounds at most", rounds=rounds, bound=bound), case, hint)
+        fail(traces, say("rounds at most", rounds=rounds, bound=bound), case, hint)
 
 
 def assert_no_self_messages(traces: Traces, ranks: Sequence[int], case=None) -> None:
     for rank in ranks:
         if traces.sends_by_peer(rank).get(rank):
-            fail(say("self message", rank=rank), case)
+            fail(traces, say("self message", rank=rank), case)
 
 
 def assert_star(traces: Traces, ranks: Sequence[int], hub: int, case=None, hint: str = "") -> None:
@@ -146,7 +154,8 @@ def assert_star(traces: Traces, ranks: Sequence[int], hub: int, case=None, hint:
         for event in traces[rank]:
             if event.is_p2p and event.peer != hub:
                 said = {"rank": rank, "nbytes": event.nbytes, "peer": event.peer, "hub": hub}
-                fail(say("star:sent", **said) if event.is_send else say("star:received", **said), case, hint)
+                message = say("star:sent", **said) if event.is_send else say("star:received", **said)
+                fail(traces, message, case, hint)
 
 
 def assert_traffic_at_most(
@@ -157,4 +166,4 @@ def assert_traffic_at_most(
         limit = bound(rank) if callable(bound) else bound
         moved = traces.bytes_sent(rank) + traces.bytes_received(rank)
         if moved > limit:
-            fail(say("bytes:moved at most", rank=rank, moved=moved, limit=limit), case, hint)
+            fail(traces, say("bytes:moved at most", rank=rank, moved=moved, limit=limit), case, hint)

@@ -4,7 +4,8 @@
 * hypothesis profiles ``student`` (default), ``grading`` and ``ci`` (``--hypothesis-profile``);
 * fixtures ``harness`` (runs graded code in the persistent worker world) and ``impl``;
 * one line of feedback per failed exercise test instead of a traceback from inside the kit;
-* an end-of-run table of points per exercise, and ``--dtlab-report FILE`` for a JSON gradebook.
+* an end-of-run table of points per exercise, and ``--dtlab-report FILE`` for a JSON gradebook;
+* ``--png DIR``: the pictures of every failed part (trace, memory bars, timeline) as PNG files.
 
 The plugin is lazy: a pytest run that collects no grader (another project's tests, a chapter
 that does not exist) starts nothing and loads no profile. The first grader file collected
@@ -28,6 +29,7 @@ _GRADEBOOK = pytest.StashKey[Gradebook]()
 _HARNESS = pytest.StashKey[object]()
 _POOL = pytest.StashKey[object]()
 _FORK_SERVER = pytest.StashKey[object]()
+_PNGS = pytest.StashKey[list]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -48,6 +50,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="language of the summary and feedback words (default: $DTLAB_LANG, else en)",
     )
     group.addoption("--dtlab-report", default=None, metavar="FILE", help="write the gradebook as JSON")
+    group.addoption(
+        "--png",
+        dest="dtlab_png",
+        default=None,
+        metavar="DIR",
+        help="write the pictures of failed tests (communication trace, memory bars, pipeline "
+        "timeline) as PNG files into DIR (needs matplotlib: pip install -e '.[reports]')",
+    )
     group.addoption(
         "--dtlab-deadline",
         type=float,
@@ -242,6 +252,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
         return report
     status, kind, message = _classify(call.excinfo.value)
     figures = _draw_figures(item.config, call.excinfo, exercise_id, part)
+    _write_pngs(item, call.excinfo)
     lang = lang_option(item.config)
     if kind != FailureKind.INTERNAL:
         message = getattr(call.excinfo.value, "localized", {}).get(lang, message)  # as the student reads it
@@ -282,6 +293,34 @@ def _draw_figures(config: pytest.Config, excinfo, exercise_id: str, part: str) -
     return [str(path.relative_to(root)) for path in written]
 
 
+def _write_pngs(item: pytest.Item, excinfo) -> None:
+    """``--png DIR``: the failed test's pictures as ``DIR/<chapter>.<test file>.<test>-<name>.png``."""
+    from pathlib import Path
+
+    from graders import figures
+
+    folder = item.config.getoption("dtlab_png")
+    attached = figures.figures_of(excinfo.value)
+    if not folder or not attached:
+        return
+    stem = f"{item.path.parent.name}.{item.path.stem}.{item.name}"
+    item.config.stash.setdefault(_PNGS, []).extend(figures.render(attached, Path(folder), stem))
+
+
+def _png_summary(terminalreporter, config: pytest.Config, lang: str) -> None:
+    folder = config.getoption("dtlab_png")
+    if not folder:
+        return
+    from graders import figures
+
+    if not figures.matplotlib_available():
+        terminalreporter.write_line(f"dtlab: {t('png:no matplotlib', lang)}")
+        return
+    written = config.stash.get(_PNGS, [])
+    if written:
+        terminalreporter.write_line(f"dtlab: {t('png:written', lang).format(n=len(written), folder=folder)}")
+
+
 def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config) -> None:
     from hypothesis import settings
 
@@ -294,6 +333,7 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config)
     if table:
         terminalreporter.section(f"dtlab · {book.impl} · profile {book.profile}")
         terminalreporter.write_line(table)
+    _png_summary(terminalreporter, config, lang_option(config))
     path = config.getoption("dtlab_report")
     if path:
         book.write(path)

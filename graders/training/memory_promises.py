@@ -15,7 +15,8 @@ and the most bytes it may reach on each rank (``per_rank``, a function of that r
 measurements, so limits can be written as the single-device figures the same ledger measured
 plus what the lesson allows) and, where a partition promises that each element lives on one
 rank only, summed over the ranks (``total``). A broken promise fails with where the peak
-happened, the rank, and one bar per promise and rank.
+happened, the rank, and one bar per promise and rank (a PNG of them too, with ``--png`` or a
+report).
 """
 
 from __future__ import annotations
@@ -24,8 +25,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from graders.checks import fail
+from graders.figures import Picture
 from graders.messages import Text, say
-from graders.training.ledger import render_bars
+from graders.training.ledger import bars_picture
 
 
 @dataclass(frozen=True)
@@ -118,14 +120,14 @@ def assert_live_promises(
         for promise in promises:
             message = broken(lives, promise)
             if message is not None:
-                fail(title + ": " + message + "\n" + _picture(lives, promises, title), case, promise.hint)
+                fail(title + ": " + message, case, promise.hint, picture=_picture(lives, promises, title))
 
 
-def _picture(lives: Mapping[int, Mapping], promises: Sequence[LivePromise], title: str) -> Text:
+def _picture(lives: Mapping[int, Mapping], promises: Sequence[LivePromise], title: str) -> Picture:
     ledgers = {
         rank: {p.label: measured(live, p.quantity)[0] for p in promises} for rank, live in lives.items()
     }
     limits = {p.label: {rank: p.per_rank(live) for rank, live in lives.items()} for p in promises}
-    return render_bars(
-        say("promise:picture", title=title), ledgers, limits, labels=[p.label for p in promises]
-    )
+    totals = {p.label: p.total for p in promises if p.total is not None}
+    labels = [p.label for p in promises]
+    return bars_picture(say("promise:picture", title=title), ledgers, limits, labels=labels, totals=totals)
