@@ -22,6 +22,7 @@ LAYERS = (
     ("plugin", ("plugin",)),
     ("authoring", ("authoring",)),
     ("grading", ("grading",)),
+    ("student", ("student",)),  # dtlab progress / check
     ("cli", ("cli", "__main__", "hint_command")),
 )
 MAX_LINES = 400

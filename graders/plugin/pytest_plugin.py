@@ -5,6 +5,7 @@
 * fixtures ``harness`` (runs graded code in the persistent worker world) and ``impl``;
 * one line of feedback per failed exercise test instead of a traceback from inside the kit;
 * an end-of-run table of points per exercise, and ``--dtlab-report FILE`` for a JSON gradebook.
+* ``--dtlab-exercise ch2.ring_all_reduce`` grades only that exercise's tests (``dtlab check``).
 
 The plugin is lazy: a pytest run that collects no grader (another project's tests, a chapter
 that does not exist) starts nothing and loads no profile. The first grader file collected
@@ -48,6 +49,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="language of the summary and feedback words (default: $DTLAB_LANG, else en)",
     )
     group.addoption("--dtlab-report", default=None, metavar="FILE", help="write the gradebook as JSON")
+    group.addoption(
+        "--dtlab-exercise",
+        action="append",
+        default=None,
+        metavar="EXERCISE",
+        help="grade only this exercise's tests (ch2.ring_all_reduce; may be repeated)",
+    )
     group.addoption(
         "--dtlab-deadline",
         type=float,
@@ -168,6 +176,12 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     from graders.plugin import profiles
 
+    only = config.getoption("dtlab_exercise")
+    if only:  # deselected, as by -k: their parts are not graded at all
+        marks = [item.get_closest_marker(MARKER) for item in items]
+        chosen = [m is not None and m.args[0] in only for m in marks]
+        config.hook.pytest_deselected(items=[item for item, keep in zip(items, chosen) if not keep])
+        items[:] = [item for item, keep in zip(items, chosen) if keep]
     for item in items:
         marker = item.get_closest_marker(MARKER)
         if marker is not None and hasattr(item, "obj"):
@@ -241,18 +255,19 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
     if call.excinfo is None:
         return report
     status, kind, message = _classify(call.excinfo.value)
+    lang = lang_option(item.config)
+    if kind != FailureKind.INTERNAL:  # the report carries what the student reads (e.g. gloo errors)
+        message = getattr(call.excinfo.value, "localized", {}).get(lang, message)
     figures = _draw_figures(item.config, call.excinfo, exercise_id, part)
     book.record(exercise_id, part, status, kind, message, figures)
     report.sections = [(name, text) for name, text in report.sections if "Hypothesis" not in name]
     if kind != FailureKind.INTERNAL:
-        lang = lang_option(item.config)
         label = f"{exercise_id} [{part}]"
         if status == NOT_STARTED:
             detail = message.split("(", 1)[1].rstrip(")") if "(" in message else t("not started detail", lang)
             report.longrepr = f"{label}: {t('not started', lang)}: {detail}"
         else:
-            shown = getattr(call.excinfo.value, "localized", {}).get(lang, message)  # e.g. gloo errors
-            report.longrepr = f"{label}: {t('kind:' + kind, lang)}\n{shown}"
+            report.longrepr = f"{label}: {t('kind:' + kind, lang)}\n{message}"
     return report
 
 
