@@ -32,6 +32,10 @@ def build_parser() -> argparse.ArgumentParser:
     stubs.add_argument("--check", action="store_true", help="only report stubs that are out of date")
     stubs.set_defaults(func=_stubs)
 
+    from graders import hint_command
+
+    hint_command.add_command(sub)
+
     from graders.grading import cli as grading_cli
     from graders.student import cli as student_cli
 
