@@ -35,7 +35,7 @@ _WORDS = {
     },
     "on rank": {"en": "rank", "vi": "rank"},
     "recap": {"en": "theory recap", "vi": "tóm tắt lý thuyết"},
-    "hint levels": {"en": "hints, one level at a time", "vi": "gợi ý, từng mức một"},
+    "hint levels": {"en": "more hints, one level at a time", "vi": "thêm gợi ý, từng mức một"},
     "no recap": {"en": "no recap for this exercise yet", "vi": "bài này chưa có phần tóm tắt lý thuyết"},
     "all passed": {"en": "every part passed", "vi": "tất cả các phần đều đạt"},
     "rerun": {"en": "check again", "vi": "kiểm tra lại"},

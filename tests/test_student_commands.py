@@ -282,3 +282,16 @@ def test_the_key_follows_what_decides_a_grade(tmp_path):
     (impl / "ch7" / "helpers.py").write_text("")
     assert chapter_key(student, "ch7", kit) != key, "a new file beside the graded module"
     assert chapter_key(student, "ch2", kit) != chapter_key(student, "ch7", kit)
+
+
+def test_explain_adds_the_recap_and_a_hintless_failure_gets_the_first_graded_hint():
+    from graders import hints
+
+    book = Gradebook(impl="exercises")
+    book.record("ch2.ring_shift", "result", FAILED, "wrong", "rank 1's result: expected 3, got 0.")
+    text = check.render(book, ["ch2.ring_shift"], explain=True)
+    assert f"hint: {hints.hints('ch2.ring_shift')[0]}" in text
+    assert "ch2.ring_shift · theory recap:" in text
+    assert hints.recap("ch2.ring_shift").strip().splitlines()[0] in text
+    assert "more hints, one level at a time: dtlab hint ch2 ring_shift" in text
+    assert "· theory recap:" not in check.render(book, ["ch2.ring_shift"])

@@ -103,23 +103,17 @@ def _not_done(part: PartResult, lang: str) -> str:
 
 
 def explanation(exercise_id: str, lang: str) -> list[str]:
-    """The theory recap and the hints, level by level."""
+    """The exercise's theory recap, and where its graded hints are (``dtlab hint`` gives them one
+    level at a time, so they are not all printed here)."""
     from graders import hints
 
+    chapter, name = exercise_id.split(".", 1)
     lines = ["", f"{exercise_id} · {t('recap', lang)}:"]
     try:
         lines += [INDENT + line for line in hints.recap(exercise_id, lang).strip().splitlines()]
     except KeyError:
         lines.append(INDENT + t("no recap", lang))
-        return lines
-    try:
-        levels = hints.hints(exercise_id, lang)
-    except KeyError:
-        levels = []
-    if levels:
-        lines.append(f"{t('hint levels', lang)}:")
-        lines += [f"{INDENT}{i}. {hint}" for i, hint in enumerate(levels, 1)]
-    return lines
+    return lines + [f"{t('hint levels', lang)}: dtlab hint {chapter} {name}"]
 
 
 def render(book: Gradebook, scope: list[str], *, explain: bool = False, lang: str = "en") -> str:
