@@ -295,3 +295,15 @@ def test_explain_adds_the_recap_and_a_hintless_failure_gets_the_first_graded_hin
     assert hints.recap("ch2.ring_shift").strip().splitlines()[0] in text
     assert "more hints, one level at a time: dtlab hint ch2 ring_shift" in text
     assert "· theory recap:" not in check.render(book, ["ch2.ring_shift"])
+
+
+def test_a_stub_is_one_line_per_exercise():
+    book = Gradebook(impl="exercises")
+    book.record("ch2.broadcast", "result", "not started", "not started", "ch2.broadcast: not started")
+    book.record("ch2.broadcast", "tree", "not started", "not started", "ch2.broadcast: not started")
+    text = check.render(book, ["ch2.broadcast"])
+    assert text.splitlines()[0] == (
+        "○ ch2.broadcast [result, tree] (0/2): not started: "
+        "still raises its TODO: implement it in the stub file"
+    )
+    assert "✗" not in text

@@ -64,24 +64,19 @@ def _level_one_hint(exercise_id: str, lang: str) -> list[str]:
 
 
 def part_blocks(row: ExerciseRow, lang: str) -> list[str]:
-    """One block per distinct failure of the exercise (parts failing alike share a block), one
-    line per part that is not started or did not run."""
-    lines: list[str] = []
-    groups: dict[tuple[str, str], list[PartResult]] = {}
+    """One block per distinct failure of the exercise (parts failing alike share it), and one line
+    for its parts that are not started or did not run."""
+    failed: dict[tuple[str, str], list[PartResult]] = {}
+    undone: dict[str, list[PartResult]] = {}
     for part in row.parts:
         if part.status == FAILED:
-            groups.setdefault((part.kind, part.message), []).append(part)
+            failed.setdefault((part.kind, part.message), []).append(part)
         elif part.status in (NOT_STARTED, NOT_RUN):
-            lines.append(
-                f"○ {row.exercise} [{part.part}] ({part.points}/{part.max_points}): {_not_done(part, lang)}"
-            )
-    for (kind, message), parts in groups.items():
+            undone.setdefault(_not_done(part, lang), []).append(part)
+    lines = [f"○ {row.exercise} {_parts(parts)}: {why}" for why, parts in undone.items()]
+    for (kind, message), parts in failed.items():
         failure = parse(clean(message), row.exercise)
-        names = ", ".join(p.part for p in parts)
-        points = f"{sum(p.points for p in parts)}/{sum(p.max_points for p in parts)}"
-        head = (
-            f"✗ {row.exercise} [{names}] ({points}): {t('kind:' + kind, lang) if kind else t(FAILED, lang)}"
-        )
+        head = f"✗ {row.exercise} {_parts(parts)}: {t('kind:' + kind, lang) if kind else t(FAILED, lang)}"
         if failure.rank:
             head += f" · {t('on rank', lang)} {failure.rank}"
         block = [head, *_indented(failure.body or [t("internal without message", lang)])]
@@ -91,6 +86,12 @@ def part_blocks(row: ExerciseRow, lang: str) -> list[str]:
             block.append(f"{INDENT}{t('hint', lang)}: {hint}")
         lines += ["", *block]
     return lines
+
+
+def _parts(parts: list[PartResult]) -> str:
+    """``[result, ring] (0/3)``: the parts and their points."""
+    points = f"{sum(p.points for p in parts)}/{sum(p.max_points for p in parts)}"
+    return f"[{', '.join(p.part for p in parts)}] ({points})"
 
 
 def _not_done(part: PartResult, lang: str) -> str:
@@ -156,7 +157,11 @@ def main(
     print(
         f"{t('grading now', lang)} {target} · {impl.label} · profile {PROFILE} …", file=sys.stderr, flush=True
     )
-    run = runner.grade(impl, chapter, exercise=exercise, lang=lang, kit_root=kit_root)
+    try:
+        run = runner.grade(impl, chapter, exercise=exercise, lang=lang, kit_root=kit_root)
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=sys.stderr)
+        return 130
     if run.book is None:
         print(f"{target}: {t('grading error', lang)}: {run.error}")
         return 1

@@ -167,6 +167,10 @@ def main(impl: Impl, chapters: list[str], *, lang: str, refresh: bool, state_pat
             file=sys.stderr,
         )
         return 2
-    lines = progress(impl, chapters, lang=lang, refresh=refresh, state_path=state_path)
+    try:
+        lines = progress(impl, chapters, lang=lang, refresh=refresh, state_path=state_path)
+    except KeyboardInterrupt:
+        print(f"\ninterrupted: the chapters graded so far are kept in {state_path}", file=sys.stderr)
+        return 130
     print(render(lines, lang))
     return 1 if any(line.record is None for line in lines) else 0
