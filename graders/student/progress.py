@@ -60,13 +60,19 @@ def progress(
             lines.append(ChapterLine(chapter, record))
             continue
         print(f"{t('grading now', lang)} {chapter} …", end="", file=log, flush=True)
-        run = runner.grade(impl, chapter, lang=lang, kit_root=kit_root)
+        try:
+            run = runner.grade(impl, chapter, lang=lang, kit_root=kit_root)
+        except OSError as exc:  # pytest could not even start (no such interpreter, no space for its files)
+            run = runner.ChapterRun(chapter, None, f"could not start pytest: {exc}")
         print(f" {run.seconds:.1f} s", file=log, flush=True)
         if run.book is None:
             lines.append(ChapterLine(chapter, error=run.error, graded_now=True, seconds=run.seconds))
             continue  # not stored: the next run tries again
         record = graded_record(run, key)
-        state.store(chapter, record)
+        try:
+            state.store(chapter, record)
+        except OSError as exc:  # a read-only kit: the table is still right, only not kept
+            print(f"{state.path}: {exc}", file=log)
         lines.append(ChapterLine(chapter, record, graded_now=True, seconds=run.seconds))
     return lines
 
