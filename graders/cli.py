@@ -37,7 +37,9 @@ def build_parser() -> argparse.ArgumentParser:
     hint_command.add_command(sub)
 
     from graders.grading import cli as grading_cli
+    from graders.student import cli as student_cli
 
+    student_cli.add_commands(sub)
     grading_cli.add_commands(sub)
     return parser
 

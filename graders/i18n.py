@@ -23,6 +23,23 @@ _WORDS = {
     "hint": {"en": "hint", "vi": "gợi ý"},
     "example": {"en": "example", "vi": "ví dụ"},
     "student": {"en": "student", "vi": "sinh viên"},
+    # -- dtlab progress / dtlab check (graders/student/) ------------------------------------------
+    "chapter": {"en": "chapter", "vi": "chương"},
+    "grading error": {"en": "grading error", "vi": "lỗi khi chấm"},
+    "grading now": {"en": "grading", "vi": "đang chấm"},
+    "graded now": {"en": "graded now", "vi": "vừa chấm"},
+    "unchanged": {"en": "unchanged, not graded again", "vi": "không thay đổi, không chấm lại"},
+    "state replaced": {
+        "en": "the progress file could not be used and was replaced",
+        "vi": "không dùng được tệp tiến độ nên đã tạo lại",
+    },
+    "on rank": {"en": "rank", "vi": "rank"},
+    "recap": {"en": "theory recap", "vi": "tóm tắt lý thuyết"},
+    "hint levels": {"en": "more hints, one level at a time", "vi": "thêm gợi ý, từng mức một"},
+    "no recap": {"en": "no recap for this exercise yet", "vi": "bài này chưa có phần tóm tắt lý thuyết"},
+    "all passed": {"en": "every part passed", "vi": "tất cả các phần đều đạt"},
+    "rerun": {"en": "check again", "vi": "kiểm tra lại"},
+    "next": {"en": "next", "vi": "tiếp theo"},
     "not started detail": {
         "en": "still raises its TODO: implement it in the stub file",
         "vi": "vẫn còn TODO: hãy cài đặt hàm này trong tệp bài làm",

@@ -1,6 +1,6 @@
 """The architecture holds: imports only run downward, and no module grows past one job.
 
-    cli → grading → authoring → plugin → chapters → world / comm / training → the facts
+    cli → student → grading → authoring → plugin → chapters → world / comm / training → the facts
 
 A chapter may use the world, the recorder and the training helpers; the world never reaches
 up into the plugin or batch grading. A violation here is a design bug, not a style nit.
@@ -38,6 +38,7 @@ LAYERS = (
     ("plugin", ("plugin",)),
     ("authoring", ("authoring",)),
     ("grading", ("grading",)),
+    ("student", ("student",)),  # dtlab progress / check
     ("cli", ("cli", "__main__", "hint_command")),
 )
 MAX_LINES = 400

@@ -5,7 +5,8 @@
 * fixtures ``harness`` (runs graded code in the persistent worker world) and ``impl``;
 * one line of feedback per failed exercise test instead of a traceback from inside the kit;
 * an end-of-run table of points per exercise, and ``--dtlab-report FILE`` for a JSON gradebook;
-* ``--png DIR``: the pictures of every failed part (trace, memory bars, timeline) as PNG files.
+* ``--png DIR``: the pictures of every failed part (trace, memory bars, timeline) as PNG files;
+* ``--dtlab-exercise ch2.ring_all_reduce`` grades only that exercise's tests (``dtlab check``).
 
 The plugin is lazy: a pytest run that collects no grader (another project's tests, a chapter
 that does not exist) starts nothing and loads no profile. The first grader file collected
@@ -57,6 +58,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         metavar="DIR",
         help="write the pictures of failed tests (communication trace, memory bars, pipeline "
         "timeline) as PNG files into DIR (needs matplotlib: pip install -e '.[reports]')",
+    )
+    group.addoption(
+        "--dtlab-exercise",
+        action="append",
+        default=None,
+        metavar="EXERCISE",
+        help="grade only this exercise's tests (ch2.ring_all_reduce; may be repeated)",
     )
     group.addoption(
         "--dtlab-deadline",
@@ -178,6 +186,12 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     from graders.plugin import profiles
 
+    only = config.getoption("dtlab_exercise")
+    if only:  # deselected, as by -k: their parts are not graded at all
+        marks = [item.get_closest_marker(MARKER) for item in items]
+        chosen = [m is not None and m.args[0] in only for m in marks]
+        config.hook.pytest_deselected(items=[item for item, keep in zip(items, chosen) if not keep])
+        items[:] = [item for item, keep in zip(items, chosen) if keep]
     for item in items:
         marker = item.get_closest_marker(MARKER)
         if marker is not None and hasattr(item, "obj"):
@@ -251,11 +265,11 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
     if call.excinfo is None:
         return report
     status, kind, message = _classify(call.excinfo.value)
+    lang = lang_option(item.config)
+    if kind != FailureKind.INTERNAL:  # the report carries what the student reads (e.g. gloo errors)
+        message = getattr(call.excinfo.value, "localized", {}).get(lang, message)
     figures = _draw_figures(item.config, call.excinfo, exercise_id, part)
     _write_pngs(item, call.excinfo)
-    lang = lang_option(item.config)
-    if kind != FailureKind.INTERNAL:
-        message = getattr(call.excinfo.value, "localized", {}).get(lang, message)  # as the student reads it
     book.record(exercise_id, part, status, kind, message, figures)
     report.sections = [(name, text) for name, text in report.sections if "Hypothesis" not in name]
     if kind != FailureKind.INTERNAL:
