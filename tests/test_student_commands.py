@@ -240,6 +240,7 @@ def test_the_pieces_of_a_failure_message():
     )
     assert crash.hints == ["never exit."] and crash.body[-1] == "  rank 0: ok"
     assert parse("gợi ý: dùng rank").hints == ["dùng rank"]
+    assert parse("rank 1 sai\nví dụ: world_size=2").example == "world_size=2"
 
 
 def test_parts_failing_alike_share_one_block_and_exit_status(monkeypatch, capsys):

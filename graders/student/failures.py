@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 
 from graders.i18n import LANGS, t
 
-_RANK = re.compile(r"\branks? (\d+(?:, \d+)*)\b")
-_EXAMPLE = "example: "
+_RANK = re.compile(r"\branks? (\d+(?:, \d+)*)\b")  # the same word in Vietnamese
+_EXAMPLES = tuple(f"{t('example', lang)}: " for lang in LANGS)  # "example: ", "ví dụ: "
 _HINTS = tuple(f"{t('hint', lang)}: " for lang in LANGS)  # "hint: ", "gợi ý: "
 
 
@@ -30,8 +30,8 @@ def parse(message: str, exercise: str = "") -> Failure:
     """The pieces of ``message``; a leading ``"<exercise>: "`` (a worker's exception) is dropped."""
     found = Failure()
     for line in message.strip().splitlines():
-        if line.startswith(_EXAMPLE):
-            found.example = line[len(_EXAMPLE) :].strip()
+        if line.startswith(_EXAMPLES):
+            found.example = line.split(": ", 1)[1].strip()
         elif line.startswith(_HINTS):  # one line each (a crash report goes on after its hint)
             found.hints.append(line.split(": ", 1)[1].strip())
         else:
