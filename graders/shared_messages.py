@@ -209,4 +209,22 @@ _TRAINING: dict[str, dict[str, str]] = {
     "bars:sum": {"en": "sum", "vi": "tổng"},
 }
 
-SHARED: dict[str, dict[str, str]] = {**_CHECKS, **_TRAFFIC, **_TRAINING, **WORLD}
+#: what the harness says before any worker runs (graders/plugin/harness.py)
+_SUBMISSION: dict[str, dict[str, str]] = {
+    "submission:does not compile": {
+        "en": "{exercise}: {file} does not compile ({error}).",
+        "vi": "{exercise}: {file} không biên dịch được ({error}).",
+    },
+    "submission:goes around the guard": {
+        "en": "{exercise}: the code of {symbol} goes around the graders' guard:\n{listing}",
+        "vi": "{exercise}: mã của {symbol} đi vòng qua lớp bảo vệ của bộ chấm:\n{listing}",
+    },
+    "submission:goes around the guard:hint": {
+        "en": "use only the public torch.distributed calls the exercise allows; these constructs are not "
+        "accepted in a submission.",
+        "vi": "chỉ dùng các lời gọi công khai của torch.distributed mà bài tập cho phép; những cấu trúc này "
+        "không được chấp nhận trong bài nộp.",
+    },
+}
+
+SHARED: dict[str, dict[str, str]] = {**_CHECKS, **_TRAFFIC, **_TRAINING, **_SUBMISSION, **WORLD}
