@@ -197,15 +197,28 @@ def test_verification_wants_exactly_2_13_0_and_the_cpu_build():
     assert "exactly 2.13.0" in install_torch.check_torch("2.13.0.1", None, allowed_cuda=True)
 
 
-def test_verification_of_this_environment():
-    run = subprocess.run(
+def _verify(allow_cuda: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
         [sys.executable, str(KIT_ROOT / "scripts" / "install_torch.py"), "verify"],
         capture_output=True,
         text=True,
-        env={**os.environ, "DTLAB_ALLOW_CUDA_TORCH": ""},
+        env={**os.environ, "DTLAB_ALLOW_CUDA_TORCH": allow_cuda},
         timeout=120,
     )
-    assert run.returncode == 0 and "(CPU build)" in run.stdout, run.stdout + run.stderr
+
+
+def test_verification_of_this_environment():
+    """The CPU build passes as it is; a CUDA build (a Python with no CPU wheel here, installed with
+    DTLAB_ALLOW_CUDA_TORCH=1) is refused unless it was allowed."""
+    import torch
+
+    if torch.version.cuda is None:
+        run = _verify("")
+        assert run.returncode == 0 and "(CPU build)" in run.stdout, run.stdout + run.stderr
+        return
+    refused, allowed = _verify(""), _verify("1")
+    assert refused.returncode != 0 and "is a CUDA/ROCm build" in refused.stdout + refused.stderr
+    assert allowed.returncode == 0, allowed.stdout + allowed.stderr
 
 
 def test_gradescope_setup_uses_the_same_torch_decision():
