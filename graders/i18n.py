@@ -51,6 +51,36 @@ _WORDS = {
         "en": "the graders failed on this part without saying why; please tell your teacher",
         "vi": "bộ chấm gặp lỗi ở phần này mà không nêu lý do; hãy báo cho giáo viên",
     },
+    # -- dtlab watch (graders/grading/watch.py) ---------------------------------------------------
+    "watch:start": {
+        "en": "dtlab watch {chapter} · grading {impl} · save a file to re-grade, Ctrl-C to stop",
+        "vi": "dtlab watch {chapter} · chấm {impl} · lưu tệp để chấm lại, Ctrl-C để dừng",
+    },
+    "watch:first": {"en": "grading {ids}", "vi": "đang chấm {ids}"},
+    "watch:changed": {"en": "{files} changed: re-grading {ids}", "vi": "{files} đã thay đổi: chấm lại {ids}"},
+    "watch:verdict": {
+        "en": "verdict {seconds:.2f} s after the save was seen · {chapter} {earned}/{possible}",
+        "vi": "có kết quả {seconds:.2f} s sau khi thấy tệp được lưu · {chapter} {earned}/{possible}",
+    },
+    "watch:first verdict": {
+        "en": "verdict {seconds:.2f} s after the start · {chapter} {earned}/{possible}",
+        "vi": "có kết quả {seconds:.2f} s sau khi khởi động · {chapter} {earned}/{possible}",
+    },
+    "watch:same code": {
+        "en": "{files} changed, but not the code of any exercise (comments, layout): nothing to re-grade",
+        "vi": "{files} đã thay đổi, nhưng mã của các bài tập thì không (chú thích, định dạng): "
+        "không có gì để chấm lại",
+    },
+    "watch:syntax": {
+        "en": "{file} does not compile ({error}): fix it and save again; {ids} wait until it does",
+        "vi": "{file} không biên dịch được ({error}): hãy sửa rồi lưu lại; {ids} sẽ được chấm khi tệp "
+        "biên dịch được",
+    },
+    "watch:watching": {"en": "watching {files} …", "vi": "đang theo dõi {files} …"},
+    "watch:stopped": {
+        "en": "dtlab watch stopped: the worker worlds are closed",
+        "vi": "đã dừng dtlab watch: các world của worker đã được đóng",
+    },
     # -- gloo / c10d errors said as what the code did (graders/world/gloo_errors.py) --------------
     "gloo:what happened": {"en": "what happened", "vi": "chuyện gì đã xảy ra"},
     "gloo:self": {
