@@ -71,7 +71,7 @@ class Watch:
         lang: str = "en",
         profile: str | None = None,
         deadline: float | None = None,
-        poll_s: float = 0.1,
+        poll_s: float = 0.05,
     ) -> None:
         self.chapter = catalog.CHAPTERS[chapter]
         self.exercises = [e for e in self.chapter.exercises if exercise in (None, e.id)]
