@@ -112,10 +112,11 @@ def bench(chapter: str, saves: int, profile: str) -> None:
                 with open(path, "w") as f:
                     f.write(text)
                 own, row = watch.verdict()
-                timings[kind].append((time.perf_counter() - saved, own))
-                print(
-                    f"  {kind:<8} save -> verdict {timings[kind][-1][0]:.2f} s  (watch: {own:.2f} s)  {row}"
-                )
+                seconds = time.perf_counter() - saved
+                timings[kind].append((seconds, own))
+                expected = "passed" if kind == "correct" else "failed"
+                note = "" if expected in row else f"  UNEXPECTED: not {expected}"
+                print(f"  {kind:<8} save -> verdict {seconds:.2f} s  (watch: {own:.2f} s)  {row}{note}")
         watch.stop()
         for kind, pairs in timings.items():
             print(

@@ -246,3 +246,19 @@ def test_watch_regrades_exactly_the_changed_exercise_and_stops_cleanly(kit_root,
         if watch.poll() is None:
             watch.kill()
             watch.wait()
+
+
+def test_a_file_saved_in_place_is_read_once_it_is_written_not_while_it_is_empty(tmp_path):
+    from graders.grading.watch import Watch
+    from graders.grading.watch_changes import file_states
+
+    path = tmp_path / "collectives.py"
+    path.write_text("x = 1\n")
+    watch = Watch("ch2", impl=str(tmp_path))
+    watch.states = file_states(tmp_path)
+    path.write_text("")  # an editor truncates the file, then writes it
+    writer = threading.Timer(0.3, path.write_text, args=("x = 2\n",))
+    writer.start()
+    states = watch._settled(file_states(tmp_path), time.monotonic() + 5)
+    writer.join()
+    assert states["collectives.py"][1] == len("x = 2\n")

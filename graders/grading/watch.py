@@ -32,7 +32,8 @@ from graders.plugin.marker import MARKER
 from graders.plugin.pytest_plugin import gradebook_of, lend_worlds
 from graders.plugin.results import Gradebook
 
-SETTLE_S = 0.02  # a file is read once it has not changed for this long (an editor may write twice)
+SETTLE_S = 0.02  # a changed file is read once it has not changed again for this long
+SETTLE_MAX_S = 1.0  # ... or once this long has passed since the change was seen
 
 
 class _Run:
@@ -139,12 +140,7 @@ class Watch:
         if states == self.states:
             return
         detected = time.monotonic()
-        for _ in range(50):  # until the files stop changing (at most ~1 s)
-            time.sleep(SETTLE_S)
-            again = file_states(self.dir)
-            if again == states:
-                break
-            states = again
+        states = self._settled(states, detected + SETTLE_MAX_S)
         self.states = states
         contents = {name: content_digest(self.dir / name) for name in states}
         changed = sorted(
@@ -155,6 +151,21 @@ class Watch:
         self.contents = contents
         if changed:  # rewriting the same bytes changes nothing
             self._check(detected, files=changed)
+
+    def _settled(self, states: dict, until: float) -> dict:
+        """The files' states once they have stopped changing for ``SETTLE_S`` (an editor may
+        write a file in several steps) and no file is empty that was not (an editor that saves in
+        place truncates the file before it writes it); at the latest at ``until``."""
+        while time.monotonic() < until:
+            time.sleep(SETTLE_S)
+            again = file_states(self.dir)
+            emptied = [
+                n for n, state in again.items() if state[1] == 0 and self.states.get(n, (0, 1))[1] != 0
+            ]
+            if again == states and not emptied:
+                break
+            states = again
+        return states
 
     def _check(self, detected: float, *, first: bool = False, files: list[str] = ()) -> None:
         code = snapshot(self.dir, self.exercises)
