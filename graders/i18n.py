@@ -67,19 +67,20 @@ _WORDS = {
         "vi": "có kết quả {seconds:.2f} s sau khi khởi động · {chapter} {earned}/{possible}",
     },
     "watch:same code": {
-        "en": "{files} changed, but not the code of any exercise (comments, layout): nothing to re-grade",
-        "vi": "{files} đã thay đổi, nhưng mã của các bài tập thì không (chú thích, định dạng): "
-        "không có gì để chấm lại",
+        "en": "{files}: the code of the exercises watched did not change (only comments or layout, or "
+        "code they do not run): nothing to re-grade",
+        "vi": "{files}: mã của các bài tập đang theo dõi không đổi (chỉ chú thích, định dạng, hoặc mã mà "
+        "chúng không chạy): không có gì để chấm lại",
     },
     "watch:syntax": {
         "en": "{file} does not compile ({error}): fix it and save again; {ids} wait until it does",
-        "vi": "{file} không biên dịch được ({error}): hãy sửa rồi lưu lại; {ids} sẽ được chấm khi tệp "
-        "biên dịch được",
+        "vi": "{file} có lỗi cú pháp ({error}): hãy sửa rồi lưu lại; {ids} sẽ được chấm khi tệp hết lỗi",
     },
+    "watch:n exercises": {"en": "{n} exercises", "vi": "{n} bài tập"},
     "watch:watching": {"en": "watching {files} …", "vi": "đang theo dõi {files} …"},
     "watch:stopped": {
-        "en": "dtlab watch stopped: the worker worlds are closed",
-        "vi": "đã dừng dtlab watch: các world của worker đã được đóng",
+        "en": "dtlab watch stopped: every worker process is closed",
+        "vi": "đã dừng dtlab watch: mọi tiến trình worker đã được đóng",
     },
     # -- gloo / c10d errors said as what the code did (graders/world/gloo_errors.py) --------------
     "gloo:what happened": {"en": "what happened", "vi": "chuyện gì đã xảy ra"},

@@ -183,7 +183,7 @@ class Watch:
                 self._say("watch:same code", files=", ".join(files))
             return
         self.graded.update({e: code.fingerprints[e] for e in todo})
-        ids = ", ".join(todo) if len(todo) <= 4 else f"{len(todo)} exercises"
+        ids = ", ".join(todo) if len(todo) <= 4 else t("watch:n exercises", self.lang).format(n=len(todo))
         if first:
             self._say("watch:first", ids=ids)
         else:
