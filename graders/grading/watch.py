@@ -216,7 +216,9 @@ class Watch:
             "-p",
             "no:cacheprovider",
             "-W",
-            "ignore::pytest.PytestAssertRewriteWarning",  # the kit was imported before this run
+            # the kit's modules were imported before this run, so pytest cannot rewrite their
+            # assert statements: they have none (its test modules are rewritten on first import)
+            "ignore::pytest.PytestAssertRewriteWarning",
         ]
         if self.profile:
             args.append(f"--hypothesis-profile={self.profile}")
