@@ -15,6 +15,8 @@ import math
 import torch
 
 from graders.errors import GradingFailure
+from graders.figures import Picture, attach_picture
+from graders.messages import Text, labelled, say
 
 TOLERANCES: dict[torch.dtype, tuple[float, float]] = {
     torch.float64: (1e-9, 1e-12),
@@ -29,20 +31,25 @@ def tolerance(dtype: torch.dtype) -> tuple[float, float]:
     return TOLERANCES.get(dtype, (0.0, 0.0))
 
 
-def fail(message: str, case=None, hint: str = "") -> None:
+def fail(message: Text, case=None, hint: Text | str = "", *, picture: Picture | None = None) -> None:
+    """Fail the property with ``message`` (a :func:`graders.messages.say` Text), the example's
+    one-line reproduction, then ``picture``'s text (its PNG attached), and ``hint``."""
     if case is not None:
-        message += f"\nexample: {case!r}"
+        message = message + labelled("example", repr(case))
+    if picture is not None:
+        message = message + "\n" + picture.text
+        raise attach_picture(GradingFailure(message, hint), picture)
     raise GradingFailure(message, hint)
 
 
-def describe(value: object) -> str:
+def describe(value: object) -> Text | str:
     if isinstance(value, torch.Tensor):
-        return f"a {value.dtype} tensor of shape {tuple(value.shape)}"
+        return say("describe:tensor", dtype=value.dtype, shape=tuple(value.shape))
     if value is None:
         return "None"
     if isinstance(value, str) and value.startswith("<"):
         return value  # already a description made in the worker
-    return f"a {type(value).__name__}"
+    return say("describe:object", type=type(value).__name__)
 
 
 PREVIEW = 8  # values shown of expected and got
@@ -61,15 +68,13 @@ def _preview(tensor: torch.Tensor, window: tuple[int, int]) -> str:
     return f"[{'… ' if start else ''}{items}{', …' if flat.numel() > stop else ''}]"
 
 
-def _previews(expected: torch.Tensor, actual: torch.Tensor, at: int) -> str:
+def _previews(expected: torch.Tensor, actual: torch.Tensor, at: int) -> Text:
     """expected and got around the first mismatch (flat position ``at``), "…" where values are left out."""
     window = preview_window(expected.numel(), at)
     where = ""
     if window != (0, expected.numel()):
-        where = (
-            f"  flat positions {window[0]}..{window[1] - 1} of {expected.numel()}, first mismatch at {at}:\n"
-        )
-    return f"{where}  expected {_preview(expected, window)}\n  got      {_preview(actual, window)}"
+        where = say("preview window", start=window[0], stop=window[1] - 1, numel=expected.numel(), at=at)
+    return where + say("preview", expected=_preview(expected, window), got=_preview(actual, window))
 
 
 def assert_tensor_equal(
@@ -87,11 +92,12 @@ def assert_tensor_equal(
     legitimately drifts further, such as several optimizer steps.
     """
     if not isinstance(actual, torch.Tensor):
-        fail(f"{what}: expected {describe(expected)}, got {describe(actual)}.", case, hint)
+        fail(say("expected value", what=what, expected=describe(expected), got=describe(actual)), case, hint)
     if tuple(actual.shape) != tuple(expected.shape):
-        fail(f"{what}: expected shape {tuple(expected.shape)}, got {tuple(actual.shape)}.", case, hint)
+        shapes = {"expected": tuple(expected.shape), "got": tuple(actual.shape)}
+        fail(say("expected shape", what=what, **shapes), case, hint)
     if actual.dtype != expected.dtype:
-        fail(f"{what}: expected dtype {expected.dtype}, got {actual.dtype}.", case, hint)
+        fail(say("expected dtype", what=what, expected=expected.dtype, got=actual.dtype), case, hint)
     rtol, atol = (tolerances or TOLERANCES).get(expected.dtype, (0.0, 0.0))
     if expected.numel() == 0:
         return
@@ -103,23 +109,22 @@ def assert_tensor_equal(
     if bool(bad.any()):
         index = tuple(int(i) for i in bad.nonzero()[0])
         at = int(bad.flatten().nonzero()[0])
-        fail(
-            f"{what}: wrong values at {int(bad.sum())} of {expected.numel()} positions; first at index "
-            f"{index}: expected {expected[index].item()!r}, got {actual[index].item()!r}.\n"
-            + _previews(expected, actual, at),
-            case,
-            hint,
+        wrong = say(
+            "wrong values",
+            what=what,
+            bad=int(bad.sum()),
+            numel=expected.numel(),
+            index=index,
+            expected=expected[index].item(),
+            got=actual[index].item(),
         )
+        fail(wrong + "\n" + _previews(expected, actual, at), case, hint)
 
 
 def assert_unchanged(before: torch.Tensor, after, *, what: str, case=None) -> None:
     """An input the contract says is not modified must come back as it went in."""
     if isinstance(after, torch.Tensor) and after.shape == before.shape and not torch.equal(after, before):
-        fail(
-            f"{what} was modified, but the function must leave its input unchanged.",
-            case,
-            "work on a copy (tensor.clone()) or on freshly allocated buffers.",
-        )
+        fail(say("modified input", what=what), case, say("modified input:hint"))
 
 
 def assert_number_close(
@@ -127,6 +132,6 @@ def assert_number_close(
 ) -> None:
     """``actual`` must be a number (not a bool) within ``rel_tol`` / ``abs_tol`` of ``expected``."""
     if not isinstance(actual, int | float) or isinstance(actual, bool):
-        fail(f"{what}: expected a number, got {actual!r}.", case, hint)
+        fail(say("expected a number", what=what, got=actual), case, hint)
     if not math.isclose(actual, expected, rel_tol=rel_tol, abs_tol=abs_tol):
-        fail(f"{what}: expected {expected!r}, got {actual!r}.", case, hint)
+        fail(say("expected value", what=what, expected=repr(expected), got=repr(actual)), case, hint)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import sys
 
-from graders.i18n import LANGS
 from graders.impl import KIT_ROOT
 
 
@@ -23,36 +22,6 @@ def _stubs(args: argparse.Namespace) -> int:
     return 0
 
 
-def _watch(args: argparse.Namespace) -> int:
-    from graders import catalog
-    from graders import config as dtlab_config
-    from graders.impl import ImplNotFound
-
-    chapter = catalog.CHAPTERS.get(args.chapter)
-    if chapter is None:
-        print(f"unknown chapter {args.chapter}; choose from {', '.join(catalog.CHAPTERS)}", file=sys.stderr)
-        return 2
-    exercise = args.exercise and (args.exercise if "." in args.exercise else f"{chapter.id}.{args.exercise}")
-    if exercise and exercise not in {e.id for e in chapter.exercises}:
-        names = ", ".join(e.id.split(".", 1)[1] for e in chapter.exercises)
-        print(f"{chapter.id} has no exercise {args.exercise}; choose from {names}", file=sys.stderr)
-        return 2
-    from graders.grading.watch import Watch
-
-    try:
-        watch = Watch(
-            chapter.id,
-            exercise,
-            impl=args.impl or dtlab_config.impl(),
-            lang=args.lang or dtlab_config.lang(),
-            profile=args.profile,
-        )
-    except ImplNotFound as exc:
-        print(f"dtlab watch: {exc}", file=sys.stderr)
-        return 2
-    return watch.run()
-
-
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="dtlab", description="dtlab: auto-graded distributed-training exercises"
@@ -63,18 +32,14 @@ def build_parser() -> argparse.ArgumentParser:
     stubs.add_argument("--check", action="store_true", help="only report stubs that are out of date")
     stubs.set_defaults(func=_stubs)
 
-    watch = sub.add_parser("watch", help="re-grade a chapter's exercises every time you save one")
-    watch.add_argument("chapter", help="the chapter, e.g. ch2")
-    watch.add_argument("exercise", nargs="?", help="only this exercise, e.g. ring_all_reduce")
-    watch.add_argument("--impl", default=None, help="what to grade (default: $DTLAB_IMPL, else exercises)")
-    watch.add_argument("--lang", default=None, choices=LANGS, help="language (default: $DTLAB_LANG, else en)")
-    watch.add_argument(
-        "--profile", default=None, help="hypothesis profile (default: $DTLAB_PROFILE, else student)"
-    )
-    watch.set_defaults(func=_watch)
+    from graders import hint_command
+
+    hint_command.add_command(sub)
 
     from graders.grading import cli as grading_cli
+    from graders.student import cli as student_cli
 
+    student_cli.add_commands(sub)
     grading_cli.add_commands(sub)
     return parser
 

@@ -14,6 +14,9 @@ from __future__ import annotations
 
 from enum import StrEnum
 
+from graders.i18n import LANGS, t
+from graders.messages import each_lang, in_lang
+
 
 class FailureKind(StrEnum):
     """Why a part did not pass, or why grading a submission stopped: one vocabulary everywhere
@@ -58,12 +61,22 @@ class BannedCallError(RuntimeError):
 
 
 class GradingFailure(AssertionError):
-    """A property did not hold. The message is the teaching feedback."""
+    """A property did not hold. The message is the teaching feedback; ``localized`` holds it in
+    every language of the kit (``message`` and ``hint`` may be :class:`graders.messages.Text`)."""
 
     def __init__(self, message: str, hint: str = "") -> None:
         self.message = message
         self.hint = hint
-        super().__init__(message + (f"\nhint: {hint}" if hint else ""))
+
+        def in_one(lang: str) -> str:
+            return in_lang(message, lang) + (f"\n{t('hint', lang)}: {in_lang(hint, lang)}" if hint else "")
+
+        text = each_lang(in_one)
+        self.localized = dict(text.by_lang)
+        super().__init__(str(text))
+
+    def __reduce__(self):
+        return (type(self), (self.message, self.hint))
 
 
 class StudentError(GradingFailure):
@@ -75,12 +88,14 @@ class BannedCall(GradingFailure):
 
 
 class Halt(BaseException):
-    """Stops a property at once, with no shrinking. ``report`` is the feedback."""
+    """Stops a property at once, with no shrinking. ``report`` is the feedback (it may be a
+    :class:`graders.messages.Text`; ``localized`` holds it in every language of the kit)."""
 
     kind = FailureKind.INTERNAL
 
     def __init__(self, report: str) -> None:
         self.report = report
+        self.localized = {lang: in_lang(report, lang) for lang in LANGS}
         super().__init__(report)
 
 
@@ -104,7 +119,17 @@ class NotStarted(Halt):
     def __init__(self, exercise: str, detail: str = "") -> None:
         self.exercise = exercise
         self.detail = detail
-        super().__init__(f"{exercise}: not started" + (f" ({detail})" if detail else ""))
+        super().__init__(
+            each_lang(
+                lambda lang: (
+                    f"{exercise}: {t('not started', lang)}"
+                    + (f" ({in_lang(detail, lang)})" if detail else "")
+                )
+            )
+        )
+
+    def __reduce__(self):
+        return (type(self), (self.exercise, self.detail))
 
 
 class WorldFailure(Halt):

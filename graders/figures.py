@@ -1,7 +1,11 @@
 """Pictures attached to a failed check, drawn as PNG files when a report is written.
 
 A check that fails can attach figures to its exception: ``attach(exc, name, draw)``, where
-``draw(path)`` writes a PNG (a pipeline timeline, memory bars). The pytest plugin draws them
+``draw(path)`` writes a PNG (a pipeline timeline, memory bars, a communication trace). A
+:class:`Picture` is the usual shape of one: its ``text`` goes into the failure message (the
+terminal always shows it), its ``draw`` becomes the PNG (``graders.checks.fail(...,
+picture=...)`` does both). ``pyplot()`` and ``save()`` are the matplotlib plumbing the drawers
+share. The pytest plugin draws them
 next to the JSON report (``--dtlab-report FILE`` → ``FILE``'s folder ``/figures``) and lists
 them in the part's result; batch grading copies them beside the student's feedback. Drawing
 needs matplotlib (``pip install 'dtlab[reports]'``); without it, or if drawing fails, the
@@ -25,6 +29,16 @@ class Figure:
     draw: Callable[[Path], object]
 
 
+@dataclass(frozen=True)
+class Picture:
+    """What a check saw, for the eye: ``text`` for the failure message, ``draw(path)`` for a PNG
+    (``None`` when there is only the text, e.g. one that says why nothing is drawn)."""
+
+    name: str  # short file-name part: "trace", "memory"
+    text: str
+    draw: Callable[[Path], object] | None = None
+
+
 def attach(exc: BaseException, name: str, draw: Callable[[Path], object]) -> BaseException:
     """Attach a figure to ``exc`` (returned, so ``raise attach(GradingFailure(...), ...)`` reads well)."""
     figures = list(getattr(exc, _ATTR, []))
@@ -33,12 +47,36 @@ def attach(exc: BaseException, name: str, draw: Callable[[Path], object]) -> Bas
     return exc
 
 
+def attach_picture(exc: BaseException, picture: Picture) -> BaseException:
+    """Attach ``picture``'s PNG drawer to ``exc`` (its text is the caller's to place)."""
+    return attach(exc, picture.name, picture.draw) if picture.draw is not None else exc
+
+
 def figures_of(exc: BaseException | None) -> list[Figure]:
     return list(getattr(exc, _ATTR, [])) if exc is not None else []
 
 
 def matplotlib_available() -> bool:
     return importlib.util.find_spec("matplotlib") is not None
+
+
+def pyplot():
+    """matplotlib's ``pyplot`` on the Agg backend (files only, no display); needs the ``reports`` extra."""
+    import matplotlib
+
+    matplotlib.use("Agg", force=True)
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def save(fig, path) -> Path:
+    """Write ``fig`` as a PNG at ``path`` (its folder made if needed) and release it."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path)
+    pyplot().close(fig)
+    return path
 
 
 def render(figures: list[Figure], directory: Path, stem: str) -> list[Path]:

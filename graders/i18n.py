@@ -23,11 +23,36 @@ _WORDS = {
     "hint": {"en": "hint", "vi": "gợi ý"},
     "example": {"en": "example", "vi": "ví dụ"},
     "student": {"en": "student", "vi": "sinh viên"},
+    # -- dtlab progress / dtlab check (graders/student/) ------------------------------------------
+    "chapter": {"en": "chapter", "vi": "chương"},
+    "grading error": {"en": "grading error", "vi": "lỗi khi chấm"},
+    "grading now": {"en": "grading", "vi": "đang chấm"},
+    "graded now": {"en": "graded now", "vi": "vừa chấm"},
+    "unchanged": {"en": "unchanged, not graded again", "vi": "không thay đổi, không chấm lại"},
+    "state replaced": {
+        "en": "the progress file could not be used and was replaced",
+        "vi": "không dùng được tệp tiến độ nên đã tạo lại",
+    },
+    "on rank": {"en": "rank", "vi": "rank"},
+    "recap": {"en": "theory recap", "vi": "tóm tắt lý thuyết"},
+    "hint levels": {"en": "more hints, one level at a time", "vi": "thêm gợi ý, từng mức một"},
+    "no recap": {"en": "no recap for this exercise yet", "vi": "bài này chưa có phần tóm tắt lý thuyết"},
+    "all passed": {"en": "every part passed", "vi": "tất cả các phần đều đạt"},
+    "rerun": {"en": "check again", "vi": "kiểm tra lại"},
+    "next": {"en": "next", "vi": "tiếp theo"},
     "not started detail": {
         "en": "still raises its TODO: implement it in the stub file",
         "vi": "vẫn còn TODO: hãy cài đặt hàm này trong tệp bài làm",
     },
     "kind:wrong": {"en": "wrong result", "vi": "kết quả sai"},
+    "png:written": {
+        "en": "{n} picture(s) of failed tests written to {folder}",
+        "vi": "đã ghi {n} hình của các bài kiểm tra chưa đạt vào {folder}",
+    },
+    "png:no matplotlib": {
+        "en": "--png needs matplotlib, which is not installed: pip install -e '.[reports]' (no PNG written)",
+        "vi": "--png cần matplotlib nhưng chưa được cài: pip install -e '.[reports]' (chưa ghi hình PNG nào)",
+    },
     "kind:hang": {"en": "hang (deadline passed)", "vi": "treo (quá thời hạn)"},
     "kind:crash": {"en": "crash", "vi": "tiến trình bị sập"},
     "kind:error": {"en": "exception", "vi": "ngoại lệ"},
@@ -51,7 +76,32 @@ _WORDS = {
         "en": "the graders failed on this part without saying why; please tell your teacher",
         "vi": "bộ chấm gặp lỗi ở phần này mà không nêu lý do; hãy báo cho giáo viên",
     },
-    # -- dtlab watch (graders/grading/watch.py) ---------------------------------------------------
+    # -- the rank x time picture of a trace (graders/comm/trace_picture.py) ----------------------
+    "trace:legend": {
+        "en": "trace, one column per step (→r sent to rank r, ←r received from rank r, · nothing",
+        "vi": "trace, mỗi cột là một bước (→r: gửi tới rank r, ←r: nhận từ rank r, ·: không làm gì",
+    },
+    "trace:unmatched": {
+        "en": ", {mark} no matching send or receive",
+        "vi": ", {mark}: không có send hoặc recv tương ứng",
+    },
+    "trace:step": {"en": "step", "vi": "bước"},
+    "trace:in all": {"en": "in all", "vi": "tổng cộng"},
+    "trace:too big": {
+        "en": "trace: {calls} calls on {ranks} ranks, too many to draw here (at most {max_calls} calls on "
+        "{max_ranks} ranks)",
+        "vi": "trace: {calls} lời gọi trên {ranks} rank, quá nhiều để vẽ ở đây (tối đa {max_calls} lời gọi "
+        "trên {max_ranks} rank)",
+    },
+    "trace:empty": {
+        "en": "trace: no rank called torch.distributed (nothing was sent or received)",
+        "vi": "trace: không rank nào gọi torch.distributed (không có gì được gửi hay nhận)",
+    },
+    "trace:not drawn": {
+        "en": "trace: not drawn (the kit could not lay it out)",
+        "vi": "trace: không vẽ được (bộ chấm không dàn được trang)",
+    },
+    # -- dtlab watch (graders/student/watch.py) ---------------------------------------------------
     "watch:start": {
         "en": "dtlab watch {chapter} · grading {impl} · save a file to re-grade, Ctrl-C to stop",
         "vi": "dtlab watch {chapter} · chấm {impl} · lưu tệp để chấm lại, Ctrl-C để dừng",
@@ -121,6 +171,35 @@ _WORDS = {
         "nào xong: tag của hai bên khác nhau. Một recv chỉ khớp với send có cùng tag (mặc định là 0).",
     },
 }
+
+#: The parts of exercises (``graders.catalog``), as the points table names them in Vietnamese.
+PARTS_VI = {
+    "result": "kết quả",
+    "ring": "vòng",
+    "tree": "cây",
+    "traffic": "lưu lượng",
+    "formula": "công thức",
+    "measured": "đo thực",
+    "paper": "bài báo",
+    "memory": "bộ nhớ",
+    "buckets": "bucket",
+    "overlap": "chồng lấp",
+    "no_sync": "no_sync",
+    "torch": "so với torch",
+    "crosscheck": "đối chiếu torch",
+    "placement": "vị trí",
+    "gradients": "gradient",
+    "makespan": "thời gian hoàn thành",
+    "order": "thứ tự",
+    "own_schedules": "lịch tự viết",
+    "valid": "hợp lệ",
+    "warmup": "warm-up",
+}
+
+
+def part_name(part: str, lang: str = "en") -> str:
+    """An exercise part as the points table shows it in ``lang``."""
+    return PARTS_VI.get(part, part) if lang == "vi" else part
 
 
 def t(key: str, lang: str = "en") -> str:

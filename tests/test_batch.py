@@ -82,6 +82,7 @@ def test_scores_and_summary(first_run):
         {"limits": {"pids": 32}},
         {"limits": {"disk_mb": 64}},
         {"profile": "ci"},
+        {"lang": "vi"},
     ],
     ids=lambda changed: "-".join([*changed, *changed.get("limits", {})]),
 )
@@ -92,8 +93,21 @@ def test_a_stored_result_is_reused_only_under_the_same_verdict_settings(tmp_path
     store.save(StudentResult("erin", Gradebook(), error="timed out", error_kind="timeout", digest="d1"))
     assert ResultStore(tmp_path, before).load("erin", "d1") is not None
     limits = sandbox.Limits(**{"wall_s": 600.0, **changed.get("limits", {})})
-    after = Settings("ch2", changed.get("profile", "grading"), changed.get("deadline", 3.0), limits)
+    after = Settings(
+        "ch2",
+        changed.get("profile", "grading"),
+        changed.get("deadline", 3.0),
+        limits,
+        lang=changed.get("lang", "en"),
+    )
     assert ResultStore(tmp_path, after).load("erin", "d1") is None
+
+
+def test_the_driver_writes_feedback_in_the_teachers_language(tmp_path):
+    from graders.grading.runner import pytest_argv
+
+    assert "--lang=vi" in pytest_argv(tmp_path, Settings("ch2", lang="vi"))
+    assert "--lang=en" in pytest_argv(tmp_path, Settings("ch2"))
 
 
 def _cgroups_of(pid):

@@ -127,6 +127,9 @@ def test_a_schedule_failure_carries_its_timeline():
         checks.simulated(DEADLOCK, case)
     assert "deadlocks" in str(info.value) and "⟂ stuck at B0" in str(info.value)
     assert [f.name for f in figures.figures_of(info.value)] == ["timeline"]
+    vi = info.value.localized["vi"]  # the same failure as a Vietnamese student reads it
+    assert vi.startswith("lịch (schedule) của bạn bị deadlock") and "\nví dụ: num_stages=2" in vi
+    assert "dòng thời gian (mỗi cột" in vi and "⟂ kẹt tại B0 (action số 1 của nó), đang chờ gradient" in vi
 
 
 # -- pictures ---------------------------------------------------------------------------------------
@@ -201,6 +204,9 @@ def test_a_deadlocking_schedule_gives_a_readable_hang_report(pool):
         in report
     )
     assert "⟂ stuck" in report
+    assert "stage 0 bị kẹt tại B0 (action số 1 của nó), đang chờ gradient của micro-batch 0 từ stage 1" in (
+        report.in_lang("vi")
+    )
 
 
 def test_importing_torch_pipelining_is_refused(pool, tmp_path):

@@ -11,6 +11,7 @@ import torch
 from graders.chapters.ch2 import cases, checks, reference
 from graders.checks import assert_tensor_equal, preview_window
 from graders.errors import GradingFailure
+from graders.messages import say
 
 
 def _message(actual, expected) -> str:
@@ -64,7 +65,7 @@ def test_an_uneven_case_gets_the_remainder_hint():
 
 def test_an_even_case_keeps_the_generic_hint():
     case = cases.build_collective(4, None, (8,), "int64")
-    assert _reduce_scatter_failure(case).hint == checks.REDUCE_SCATTER_HINT
+    assert _reduce_scatter_failure(case).hint == say("ch2:reduce scatter:hint")
     assert checks.chunked_hint(cases.build_collective(4, None, (0,), "int64"), "generic") == "generic"
     assert "not divisible" in checks.chunked_hint(cases.build_collective(3, None, (7, 2), "int64"), "")
 

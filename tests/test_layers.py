@@ -1,6 +1,6 @@
 """The architecture holds: imports only run downward, and no module grows past one job.
 
-    cli → grading → authoring → plugin → chapters → world / comm / training → the facts
+    cli → student → grading → authoring → plugin → chapters → world / comm / training → the facts
 
 A chapter may use the world, the recorder and the training helpers; the world never reaches
 up into the plugin or batch grading. A violation here is a design bug, not a style nit.
@@ -16,13 +16,30 @@ from graders.impl import KIT_ROOT
 PACKAGE = KIT_ROOT / "graders"
 #: lowest first; a module may import from its own layer and the layers below it
 LAYERS = (
-    ("facts", ("catalog", "impl", "config", "errors", "i18n", "proc", "checks", "strategies", "figures")),
+    (
+        "facts",
+        (
+            "catalog",
+            "impl",
+            "config",
+            "errors",
+            "i18n",
+            "messages",
+            "shared_messages",
+            "world_messages",
+            "proc",
+            "checks",
+            "strategies",
+            "figures",
+        ),
+    ),
     ("mechanics", ("world", "comm", "training")),
-    ("chapters", ("chapters",)),
+    ("chapters", ("chapters", "hints")),  # hints reads each chapter's hints.py
     ("plugin", ("plugin",)),
     ("authoring", ("authoring",)),
     ("grading", ("grading",)),
-    ("cli", ("cli", "__main__")),
+    ("student", ("student",)),  # dtlab progress / check
+    ("cli", ("cli", "__main__", "hint_command")),
 )
 MAX_LINES = 400
 

@@ -20,7 +20,7 @@ def test_a_part_that_did_not_run_is_not_a_failure():
     assert row.status == NOT_RUN
     assert "✗" not in book.render()
     assert "result ✓, ring not run" in book.render()
-    assert "ring chưa chạy" in book.render("vi")
+    assert "vòng chưa chạy" in book.render("vi")
 
 
 def test_a_failure_next_to_a_part_that_did_not_run_shows_both():

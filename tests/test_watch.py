@@ -15,7 +15,7 @@ import time
 import pytest
 
 from graders.catalog import Exercise
-from graders.grading.watch_changes import snapshot
+from graders.student.watch_changes import snapshot
 
 MODULE = '''import torch
 from .helpers import twice
@@ -249,8 +249,8 @@ def test_watch_regrades_exactly_the_changed_exercise_and_stops_cleanly(kit_root,
 
 
 def test_a_file_saved_in_place_is_read_once_it_is_written_not_while_it_is_empty(tmp_path):
-    from graders.grading.watch import Watch
-    from graders.grading.watch_changes import file_states
+    from graders.student.watch import Watch
+    from graders.student.watch_changes import file_states
 
     path = tmp_path / "collectives.py"
     path.write_text("x = 1\n")

@@ -1,15 +1,24 @@
 """Structural checks on communication traces: who talks to whom, how much, in how many rounds.
 
 ``ranks`` is always the group's global ranks in group-rank order; checks only look at those.
-Each failure names the rank and the lesson it breaks.
+Each failure names the rank and the lesson it breaks, and shows the trace it judged as a
+picture, one row per rank and one column per step (:mod:`graders.comm.trace_picture`; a PNG too
+with ``--png`` or a report).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from graders.checks import fail
+from graders import checks
+from graders.comm import trace_picture
 from graders.comm.trace import Traces
+from graders.messages import Text, say
+
+
+def fail(traces: Traces, message: Text, case=None, hint: Text | str = "") -> None:
+    """:func:`graders.checks.fail`, with the picture of ``traces``."""
+    checks.fail(message, case, hint, picture=trace_picture.picture(traces))
 
 
 def assert_ring_neighbours_only(traces: Traces, ranks: Sequence[int], case=None) -> None:
@@ -20,31 +29,30 @@ def assert_ring_neighbours_only(traces: Traces, ranks: Sequence[int], case=None)
         for peer, count in sorted(traces.sends_by_peer(rank).items()):
             if peer != right:
                 fail(
-                    f"rank {rank} sent {count} message(s) to rank {peer}: a ring only talks to its right "
-                    f"neighbour (rank {right}).",
+                    traces,
+                    say("ring:sent off the ring", rank=rank, count=count, peer=peer, right=right),
                     case,
-                    "in group-rank order, rank r sends to (r + 1) % world and receives from (r - 1) % world.",
+                    say("ring:sent off the ring:hint"),
                 )
         for event in traces[rank]:
             if event.is_recv and event.peer != left:
-                fail(
-                    f"rank {rank} received from rank {event.peer}: a ring only receives from its left "
-                    f"neighbour (rank {left}).",
-                    case,
-                )
+                fail(traces, say("ring:received off the ring", rank=rank, peer=event.peer, left=left), case)
 
 
 def _sends(traces: Traces, rank: int) -> list:
     return [e for e in traces[rank] if e.is_send]
 
 
-def _count_messages(sends: list, expected: int, at_most: int | None) -> tuple[bool, str]:
+def _count_messages(sends: list, expected: int, at_most: int | None) -> tuple[bool, Text]:
     """Whether ``sends`` has exactly ``expected`` messages that carry data and at most
     ``at_most`` (default ``expected``) in all, and how to say what it has."""
     with_data = sum(1 for e in sends if e.nbytes > 0)
     ok = with_data == expected and len(sends) <= (expected if at_most is None else at_most)
     empty = len(sends) - with_data
-    return ok, f"{with_data} message(s) with data" + (f" and {empty} empty one(s)" if empty else "")
+    seen = say("messages:with data", count=with_data)
+    if empty:
+        seen += say("messages:and empty", count=empty)
+    return ok, seen
 
 
 def assert_send_count(
@@ -61,7 +69,7 @@ def assert_send_count(
     for rank in ranks:
         ok, seen = _count_messages(_sends(traces, rank), expected, at_most)
         if not ok:
-            fail(f"rank {rank} sent {seen}; this algorithm takes exactly {expected} with data.", case, hint)
+            fail(traces, say("messages:per rank", rank=rank, seen=seen, expected=expected), case, hint)
 
 
 def assert_bytes_sent_at_most(
@@ -71,7 +79,7 @@ def assert_bytes_sent_at_most(
         limit = bound(rank) if callable(bound) else bound
         sent = traces.bytes_sent(rank)
         if sent > limit:
-            fail(f"rank {rank} sent {sent} bytes; the algorithm needs at most {limit}.", case, hint)
+            fail(traces, say("bytes:sent at most", rank=rank, sent=sent, limit=limit), case, hint)
 
 
 def assert_bytes_sent_at_least(
@@ -82,12 +90,7 @@ def assert_bytes_sent_at_least(
         need = bound(rank) if callable(bound) else bound
         sent = traces.bytes_sent(rank)
         if sent < need:
-            fail(
-                f"rank {rank} sent {sent} bytes; the others cannot get their results unless it sends at "
-                f"least {need}.",
-                case,
-                hint,
-            )
+            fail(traces, say("bytes:sent at least", rank=rank, sent=sent, need=need), case, hint)
 
 
 def assert_bytes_received_at_least(
@@ -98,12 +101,7 @@ def assert_bytes_received_at_least(
         need = bound(rank) if callable(bound) else bound
         received = traces.bytes_received(rank)
         if received < need:
-            fail(
-                f"rank {rank} received {received} bytes; it cannot have its result unless it receives at "
-                f"least {need}.",
-                case,
-                hint,
-            )
+            fail(traces, say("bytes:received at least", rank=rank, received=received, need=need), case, hint)
 
 
 def assert_bytes_sent_per_dst_at_least(
@@ -117,12 +115,8 @@ def assert_bytes_sent_per_dst_at_least(
         for dst in ranks:
             need = minimum(src, dst) if dst != src else 0
             if sent.get(dst, 0) < need:
-                fail(
-                    f"rank {src} sent {sent.get(dst, 0)} bytes to rank {dst}, which needs at least {need} "
-                    "from it.",
-                    case,
-                    hint,
-                )
+                said = {"src": src, "sent": sent.get(dst, 0), "dst": dst, "need": need}
+                fail(traces, say("bytes:sent to each", **said), case, hint)
 
 
 def assert_total_messages(
@@ -137,28 +131,19 @@ def assert_total_messages(
     """Exactly ``expected`` messages that carry data over all ranks, at most ``at_most`` in all."""
     ok, seen = _count_messages([e for r in ranks for e in _sends(traces, r)], expected, at_most)
     if not ok:
-        fail(
-            f"{seen} were sent in total; a tree over {len(ranks)} ranks sends exactly {expected} with data.",
-            case,
-            hint,
-        )
+        fail(traces, say("messages:in total", seen=seen, n=len(ranks), expected=expected), case, hint)
 
 
 def assert_rounds_at_most(traces: Traces, bound: int, case=None, hint: str = "") -> None:
     rounds = traces.rounds()
     if rounds > bound:
-        fail(
-            f"the data needed {rounds} communication rounds to reach every rank; a binomial tree needs "
-            f"at most {bound}.",
-            case,
-            hint,
-        )
+        fail(traces, say("rounds at most", rounds=rounds, bound=bound), case, hint)
 
 
 def assert_no_self_messages(traces: Traces, ranks: Sequence[int], case=None) -> None:
     for rank in ranks:
         if traces.sends_by_peer(rank).get(rank):
-            fail(f"rank {rank} sent a message to itself; copy locally instead.", case)
+            fail(traces, say("self message", rank=rank), case)
 
 
 def assert_star(traces: Traces, ranks: Sequence[int], hub: int, case=None, hint: str = "") -> None:
@@ -168,13 +153,9 @@ def assert_star(traces: Traces, ranks: Sequence[int], hub: int, case=None, hint:
             continue
         for event in traces[rank]:
             if event.is_p2p and event.peer != hub:
-                verb, where = ("sent", "to") if event.is_send else ("received", "from")
-                fail(
-                    f"rank {rank} {verb} {event.nbytes} B {where} rank {event.peer}: in this pattern every "
-                    f"message goes to or comes from rank {hub}.",
-                    case,
-                    hint,
-                )
+                said = {"rank": rank, "nbytes": event.nbytes, "peer": event.peer, "hub": hub}
+                message = say("star:sent", **said) if event.is_send else say("star:received", **said)
+                fail(traces, message, case, hint)
 
 
 def assert_traffic_at_most(
@@ -185,8 +166,4 @@ def assert_traffic_at_most(
         limit = bound(rank) if callable(bound) else bound
         moved = traces.bytes_sent(rank) + traces.bytes_received(rank)
         if moved > limit:
-            fail(
-                f"rank {rank} sent and received {moved} B in all; it needs at most {limit} B.",
-                case,
-                hint,
-            )
+            fail(traces, say("bytes:moved at most", rank=rank, moved=moved, limit=limit), case, hint)

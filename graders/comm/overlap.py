@@ -19,6 +19,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from graders.comm.trace import Event
+from graders.messages import Text, say
 
 
 @dataclass(frozen=True)
@@ -56,18 +57,14 @@ def late_bucket(
     return None
 
 
-def describe_late(late: LateBucket, names: Sequence[str], collective: str) -> str:
+def describe_late(late: LateBucket, names: Sequence[str], collective: str) -> Text:
     """One sentence for a failure message: which bucket was late, and for what."""
-    bucket = f"bucket [{', '.join(names)}]"
     if late.before:
-        when = f"when the gradient of {late.before} began to accumulate"
+        when = say("late bucket:when accumulating", name=late.before)
     else:
-        when = "when backward returned"
-    return (
-        f"{bucket} had all its gradients, but {when} only {late.launched} {collective}(s) had been "
-        f"launched for the {late.completed} complete bucket(s): its {collective} waited for backward "
-        "instead of overlapping it."
-    )
+        when = say("late bucket:when backward returned")
+    said = {"launched": late.launched, "completed": late.completed, "collective": collective}
+    return say("late bucket", names=", ".join(names), when=when, **said)
 
 
 def unreported(events: Sequence[Event], expected: Iterable[str]) -> list[str]:

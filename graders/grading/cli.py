@@ -44,7 +44,7 @@ def _grade_class(args: argparse.Namespace):
         pids=args.pids,
         disk_mb=args.disk_mb,
     )
-    settings = Settings(args.chapter, args.profile, args.deadline, limits)
+    settings = Settings(args.chapter, args.profile, args.deadline, limits, lang=args.lang)
     out = Path(args.out)
     print(
         f"grading {len(staged)} submission(s) of {args.chapter} ({args.profile} profile) → {out}", flush=True

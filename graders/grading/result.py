@@ -17,6 +17,7 @@ class Settings:
     deadline: float | None = None  # one task in the world (s); None: the kit's default
     limits: Limits = field(default_factory=Limits)
     kit_root: str = str(KIT_ROOT)  # where the graders (exercises/, hidden/) are read from
+    lang: str = "en"  # the language of the feedback the graders write
 
 
 @dataclass

@@ -74,6 +74,7 @@ def pytest_argv(workdir: Path, settings: Settings) -> list[str]:
     ]
     if settings.deadline:
         argv.append(f"--dtlab-deadline={settings.deadline}")
+    argv.append(f"--lang={settings.lang}")
     return argv
 
 

@@ -20,14 +20,17 @@ from graders.grading.files import make_dirs, write_atomic
 from graders.grading.result import Settings, StudentResult, grader_files
 from graders.impl import KIT_ROOT
 
+#: Modules of graders/ that hold only words for students, never a verdict.
+WORDS_ONLY = frozenset({"hints.py", "hint_command.py"})
+
 
 def kit_fingerprint(chapter: str, kit_root: Path = KIT_ROOT) -> str:
     """Changes whenever the graders that decide a score change."""
     h = hashlib.sha256()
     files = sorted((kit_root / "graders").rglob("*.py")) + grader_files(chapter, kit_root)
     for path in files:
-        if "grading" in path.relative_to(kit_root).parts[:2]:
-            continue  # the batch machinery itself does not decide scores
+        if "grading" in path.relative_to(kit_root).parts[:2] or path.name in WORDS_ONLY:
+            continue  # the batch machinery and the hints do not decide scores
         h.update(str(path.relative_to(kit_root)).encode() + b"\0" + path.read_bytes())
     return h.hexdigest()[:16]
 
@@ -38,6 +41,7 @@ def run_key(settings: Settings) -> dict:
         "chapter": settings.chapter,
         "profile": settings.profile,
         "deadline": settings.deadline,
+        "lang": settings.lang,
         "limits": asdict(settings.limits),
         "kit": kit_fingerprint(settings.chapter, Path(settings.kit_root)),
     }

@@ -13,6 +13,7 @@ from collections import defaultdict
 from graders.comm.static_scan import BYPASS, MEMORY, REVIEW, scan_file
 from graders.errors import BannedCall, IntegrityFailure, NotStarted, SubmissionError
 from graders.impl import Impl
+from graders.messages import labelled, say
 from graders.world.pool import RunResult, WorldPool
 from graders.world.task import TaskSpec, spec_of
 
@@ -51,9 +52,10 @@ class Harness:
         path = impl.source(exercise_id.split(".")[0], spec.module)
         scan = scan_file(path)
         if scan is None:
-            raise NotStarted(exercise_id, f"{path.name} is missing")
+            raise NotStarted(exercise_id, say("not started:missing", file=path.name))
         if scan.syntax_error:
-            raise SubmissionError(f"{exercise_id}: {path.name} does not compile ({scan.syntax_error}).")
+            where = {"exercise": exercise_id, "file": path.name, "error": scan.syntax_error}
+            raise SubmissionError(say("submission:does not compile", **where))
         if symbol in scan.untouched:
             raise NotStarted(exercise_id)  # still the generated stub: no need to start a world
         severities = (BYPASS, MEMORY) if spec.measured_memory else (BYPASS,)  # memory: torch storages only
@@ -65,11 +67,13 @@ class Harness:
             self.integrity[exercise_id].add(f"{name} {finding}")
         if bypasses and self.static_scan:
             listing = "\n".join(f"  {name} {f}" for name, f in bypasses)
-            raise IntegrityFailure(
-                f"{exercise_id}: the code of {symbol} goes around the graders' guard:\n{listing}\n"
-                "hint: use only the public torch.distributed calls the exercise allows; "
-                "these constructs are not accepted in a submission."
+            around = say(
+                "submission:goes around the guard",
+                exercise=exercise_id,
+                symbol=symbol,
+                listing=listing,
             )
+            raise IntegrityFailure(around + labelled("hint", say("submission:goes around the guard:hint")))
 
     def close(self) -> None:
         self.pool.close()

@@ -5,6 +5,8 @@
 * fixtures ``harness`` (runs graded code in the persistent worker world) and ``impl``;
 * one line of feedback per failed exercise test instead of a traceback from inside the kit;
 * an end-of-run table of points per exercise, and ``--dtlab-report FILE`` for a JSON gradebook;
+* ``--png DIR``: the pictures of every failed part (trace, memory bars, timeline) as PNG files;
+* ``--dtlab-exercise ch2.ring_all_reduce`` grades only that exercise's tests (``dtlab check``);
 * :func:`lend_worlds`: a run in a longer-lived process (``dtlab watch``) grades in that process's
   world pool instead of starting (and closing) its own.
 
@@ -30,6 +32,7 @@ _GRADEBOOK = pytest.StashKey[Gradebook]()
 _HARNESS = pytest.StashKey[object]()
 _POOL = pytest.StashKey[object]()
 _FORK_SERVER = pytest.StashKey[object]()
+_PNGS = pytest.StashKey[list]()
 _LENT = pytest.StashKey[bool]()
 
 
@@ -51,6 +54,21 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="language of the summary and feedback words (default: $DTLAB_LANG, else en)",
     )
     group.addoption("--dtlab-report", default=None, metavar="FILE", help="write the gradebook as JSON")
+    group.addoption(
+        "--png",
+        dest="dtlab_png",
+        default=None,
+        metavar="DIR",
+        help="write the pictures of failed tests (communication trace, memory bars, pipeline "
+        "timeline) as PNG files into DIR (needs matplotlib: pip install -e '.[reports]')",
+    )
+    group.addoption(
+        "--dtlab-exercise",
+        action="append",
+        default=None,
+        metavar="EXERCISE",
+        help="grade only this exercise's tests (ch2.ring_all_reduce; may be repeated)",
+    )
     group.addoption(
         "--dtlab-deadline",
         type=float,
@@ -184,6 +202,12 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     from graders.plugin import profiles
 
+    only = config.getoption("dtlab_exercise")
+    if only:  # deselected, as by -k: their parts are not graded at all
+        marks = [item.get_closest_marker(MARKER) for item in items]
+        chosen = [m is not None and m.args[0] in only for m in marks]
+        config.hook.pytest_deselected(items=[item for item, keep in zip(items, chosen) if not keep])
+        items[:] = [item for item, keep in zip(items, chosen) if keep]
     for item in items:
         marker = item.get_closest_marker(MARKER)
         if marker is not None and hasattr(item, "obj"):
@@ -257,18 +281,20 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
     if call.excinfo is None:
         return report
     status, kind, message = _classify(call.excinfo.value)
+    lang = lang_option(item.config)
+    if kind != FailureKind.INTERNAL:  # the report carries what the student reads (e.g. gloo errors)
+        message = getattr(call.excinfo.value, "localized", {}).get(lang, message)
     figures = _draw_figures(item.config, call.excinfo, exercise_id, part)
+    _write_pngs(item, call.excinfo)
     book.record(exercise_id, part, status, kind, message, figures)
     report.sections = [(name, text) for name, text in report.sections if "Hypothesis" not in name]
     if kind != FailureKind.INTERNAL:
-        lang = lang_option(item.config)
         label = f"{exercise_id} [{part}]"
         if status == NOT_STARTED:
             detail = message.split("(", 1)[1].rstrip(")") if "(" in message else t("not started detail", lang)
             report.longrepr = f"{label}: {t('not started', lang)}: {detail}"
         else:
-            shown = getattr(call.excinfo.value, "localized", {}).get(lang, message)  # e.g. gloo errors
-            report.longrepr = f"{label}: {t('kind:' + kind, lang)}\n{shown}"
+            report.longrepr = f"{label}: {t('kind:' + kind, lang)}\n{message}"
     return report
 
 
@@ -297,6 +323,34 @@ def _draw_figures(config: pytest.Config, excinfo, exercise_id: str, part: str) -
     return [str(path.relative_to(root)) for path in written]
 
 
+def _write_pngs(item: pytest.Item, excinfo) -> None:
+    """``--png DIR``: the failed test's pictures as ``DIR/<chapter>.<test file>.<test>-<name>.png``."""
+    from pathlib import Path
+
+    from graders import figures
+
+    folder = item.config.getoption("dtlab_png")
+    attached = figures.figures_of(excinfo.value)
+    if not folder or not attached:
+        return
+    stem = f"{item.path.parent.name}.{item.path.stem}.{item.name}"
+    item.config.stash.setdefault(_PNGS, []).extend(figures.render(attached, Path(folder), stem))
+
+
+def _png_summary(terminalreporter, config: pytest.Config, lang: str) -> None:
+    folder = config.getoption("dtlab_png")
+    if not folder:
+        return
+    from graders import figures
+
+    if not figures.matplotlib_available():
+        terminalreporter.write_line(f"dtlab: {t('png:no matplotlib', lang)}")
+        return
+    written = config.stash.get(_PNGS, [])
+    if written:
+        terminalreporter.write_line(f"dtlab: {t('png:written', lang).format(n=len(written), folder=folder)}")
+
+
 def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config) -> None:
     from hypothesis import settings
 
@@ -309,6 +363,7 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config)
     if table:
         terminalreporter.section(f"dtlab · {book.impl} · profile {book.profile}")
         terminalreporter.write_line(table)
+    _png_summary(terminalreporter, config, lang_option(config))
     path = config.getoption("dtlab_report")
     if path:
         book.write(path)

@@ -11,7 +11,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from graders import catalog
-from graders.i18n import t
+from graders.i18n import part_name, t
 
 PASSED, FAILED, NOT_STARTED, NOT_RUN = "passed", "failed", "not started", "not run"
 #: what a part graded by several tests shows: the worst of its tests' statuses. A test that did not
@@ -137,7 +137,8 @@ class Gradebook:
             detail = ""
             mixed = len({p.status for p in row.parts}) > 1
             if row.status in (FAILED, NOT_RUN) and mixed:
-                detail = "  (" + ", ".join(f"{p.part} {_mark(p.status, lang)}" for p in row.parts) + ")"
+                marks = (f"{part_name(p.part, lang)} {_mark(p.status, lang)}" for p in row.parts)
+                detail = "  (" + ", ".join(marks) + ")"
             points = f"{row.points}/{row.max_points}"
             lines.append(f"{row.exercise:<{width}}{points:>8}   {t(row.status, lang)}{detail}")
         earned, possible = self.total

@@ -12,6 +12,7 @@ import torch
 
 from graders.checks import assert_tensor_equal, fail
 from graders.errors import GradingFailure
+from graders.messages import say
 
 #: (rtol, atol) per dtype for parameters after a few optimizer steps. A parallel run sums the
 #: gradient average in another order than one device; in float32 that moves parameters by a
@@ -43,19 +44,13 @@ def assert_history_close(
     """
     steps = len(expected)
     if not isinstance(history, list) or len(history) != steps:
-        fail(f"{who}: expected the parameters after each of {steps} steps, got {history!r:.80}.", case, hint)
+        fail(say("history:steps", who=who, steps=steps, history=history), case, hint)
     for k, got in enumerate(history):
         if not isinstance(got, dict):
-            fail(
-                f"{who}, after step {first_step + k}: expected named parameters, got {got!r:.80}.", case, hint
-            )
+            fail(say("history:named", who=who, step=first_step + k, got=got), case, hint)
         missing = sorted(set(expected[k]) - set(got))
         if missing:
-            fail(
-                f"{who}, after step {first_step + k}: no value for parameter(s) {', '.join(missing)}.",
-                case,
-                hint,
-            )
+            fail(say("history:missing", who=who, step=first_step + k, missing=", ".join(missing)), case, hint)
     for name in expected[0]:
         try:
             _assert_parameter_history(history, expected, name, who, case, hint, first_step)
@@ -77,7 +72,7 @@ def _assert_parameter_history(history, expected, name, who, case, hint, first_st
         assert_tensor_equal(
             got[name],
             want[name],
-            what=f"{who}, after step {first_step + k} of {last}: parameter {name!r}",
+            what=say("history:parameter", who=who, step=first_step + k, last=last, name=name),
             case=case,
             hint=hint,
             tolerances=TRAINING_TOLERANCES,

@@ -15,7 +15,8 @@ and the most bytes it may reach on each rank (``per_rank``, a function of that r
 measurements, so limits can be written as the single-device figures the same ledger measured
 plus what the lesson allows) and, where a partition promises that each element lives on one
 rank only, summed over the ranks (``total``). A broken promise fails with where the peak
-happened, the rank, and one bar per promise and rank.
+happened, the rank, and one bar per promise and rank (a PNG of them too, with ``--png`` or a
+report).
 """
 
 from __future__ import annotations
@@ -24,13 +25,15 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from graders.checks import fail
-from graders.training.ledger import render_bars
+from graders.figures import Picture
+from graders.messages import Text, say
+from graders.training.ledger import bars_picture
 
 
 @dataclass(frozen=True)
 class LivePromise:
     quantity: str  # "kept", "state", "at_forward_end", "peak:forward", "fresh:backward", ...
-    label: str  # its bar in the picture: "kept between steps"
+    label: str  # its bar in the picture: "kept between steps" (a Text from say(), like what and hint)
     what: str  # what the lesson promises, for the message
     per_rank: Callable[[Mapping], int]  # one rank's live summary -> bytes allowed on that rank
     total: int | None = None  # bytes allowed summed over the ranks
@@ -43,45 +46,51 @@ def single_device_activations(live: Mapping, quantity: str) -> int:
     return live["plain"][quantity] - live["plain"]["setup"]
 
 
-_ROLE_WHERE = {
-    "kept": "kept alive between two steps",
-    "state": "born in a step and still alive one step later",
-    "at_forward_end": "alive when forward returned",
-    "grads_at_backward_end": "born in backward and still alive when it returned",
-    "on_the_wire": "held by asynchronous collectives at once",
-}
+def _role_said(quantity: str) -> Text | str:
+    """What a role's bytes are, in words (the quantity's own name when it has none)."""
+    said = {
+        "kept": say("live:kept"),
+        "state": say("live:state"),
+        "at_forward_end": say("live:at_forward_end"),
+        "grads_at_backward_end": say("live:grads_at_backward_end"),
+        "on_the_wire": say("live:on_the_wire"),
+    }
+    return said.get(quantity, quantity)
 
 
-def measured(live: Mapping, quantity: str) -> tuple[int, str]:
+def _peak_said(kind: str, phase: str) -> Text:
+    if kind == "fresh":
+        return say("live:fresh", phase=phase)
+    if kind == "gathered":
+        return say("live:gathered", phase=phase)
+    return say("live:peak", phase=phase)
+
+
+def measured(live: Mapping, quantity: str) -> tuple[int, Text | str]:
     """``(bytes, what they are)`` of ``quantity`` in one rank's live summary."""
     if quantity.startswith(("peak:", "fresh:", "gathered:")):
         key = quantity.removeprefix("peak:")
         peak = live["peaks"].get(key, {"bytes": 0, "where": ""})
         kind, _, phase = key.rpartition(":")
-        said = {
-            "": f"alive at the peak of {phase}",
-            "fresh": f"born in {phase} and alive at once",
-            "gathered": f"gathered by all-gathers and alive at once in {phase}",
-        }[kind]
-        return peak["bytes"], said + (f" ({peak['where']})" if peak["where"] else "")
+        return peak["bytes"], _peak_said(kind, phase) + (f" ({peak['where']})" if peak["where"] else "")
     value = live["roles"].get(quantity, 0)
     where = ""
     if isinstance(value, Mapping):  # measured with its place: {"bytes": ..., "where": ...}
         value, where = value["bytes"], value["where"]
-    return value, _ROLE_WHERE.get(quantity, quantity) + (f" ({where})" if where else "")
+    return value, _role_said(quantity) + (f" ({where})" if where else "")
 
 
-def broken_on_a_rank(lives: Mapping[int, Mapping], promise: LivePromise) -> str | None:
+def broken_on_a_rank(lives: Mapping[int, Mapping], promise: LivePromise) -> Text | None:
     """The message for the first rank over ``promise``'s per-rank limit; None when none is."""
     for rank, live in sorted(lives.items()):
         got, said = measured(live, promise.quantity)
         limit = promise.per_rank(live)
         if got > limit:
-            return f"rank {rank}: {got:,} bytes {said}; the promise is {promise.what}: at most {limit:,}."
+            return say("promise:on a rank", rank=rank, got=got, said=said, what=promise.what, limit=limit)
     return None
 
 
-def broken_in_total(lives: Mapping[int, Mapping], promise: LivePromise) -> str | None:
+def broken_in_total(lives: Mapping[int, Mapping], promise: LivePromise) -> Text | None:
     """The message when the ranks together are over ``promise``'s total; None when they are not."""
     if promise.total is None:
         return None
@@ -90,10 +99,15 @@ def broken_in_total(lives: Mapping[int, Mapping], promise: LivePromise) -> str |
     if total <= promise.total:
         return None
     shares = ", ".join(f"rank {rank}: {got:,}" for rank, got in values.items())
-    return (
-        f"the ranks together have {total:,} bytes {_ROLE_WHERE.get(promise.quantity, promise.quantity)} "
-        f"({shares}); the promise is {promise.what}: at most {promise.total:,} over all {len(values)} "
-        "ranks, each element on one rank only."
+    said = _role_said(promise.quantity)
+    return say(
+        "promise:in total",
+        total=total,
+        said=said,
+        shares=shares,
+        what=promise.what,
+        limit=promise.total,
+        n=len(values),
     )
 
 
@@ -106,12 +120,14 @@ def assert_live_promises(
         for promise in promises:
             message = broken(lives, promise)
             if message is not None:
-                fail(f"{title}: {message}\n{_picture(lives, promises, title)}", case, promise.hint)
+                fail(title + ": " + message, case, promise.hint, picture=_picture(lives, promises, title))
 
 
-def _picture(lives: Mapping[int, Mapping], promises: Sequence[LivePromise], title: str) -> str:
+def _picture(lives: Mapping[int, Mapping], promises: Sequence[LivePromise], title: str) -> Picture:
     ledgers = {
         rank: {p.label: measured(live, p.quantity)[0] for p in promises} for rank, live in lives.items()
     }
     limits = {p.label: {rank: p.per_rank(live) for rank, live in lives.items()} for p in promises}
-    return render_bars(f"{title}, live memory", ledgers, limits, labels=[p.label for p in promises])
+    totals = {p.label: p.total for p in promises if p.total is not None}
+    labels = [p.label for p in promises]
+    return bars_picture(say("promise:picture", title=title), ledgers, limits, labels=labels, totals=totals)

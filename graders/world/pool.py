@@ -25,7 +25,7 @@ from graders.errors import (
     StudentError,
     TaskHang,
 )
-from graders.i18n import LANGS
+from graders.messages import Text, each_lang, in_lang, labelled, say
 from graders.world import gloo_errors, reports
 from graders.world.fork_server import ForkServer
 from graders.world.process_world import Collected, ProcessWorld
@@ -120,7 +120,7 @@ class WorldPool:
         deadline: float,
         case,
     ) -> RunResult:
-        example = f"\nexample: {case!r}"
+        example = labelled("example", repr(case))
         members = getattr(case, "ranks", None)
         if collected.crashed:
             report = reports.crash_report(world, collected, student_dir, spec.exercise, members)
@@ -160,49 +160,54 @@ class WorldPool:
         )
 
 
-def _todo_detail(reply: dict) -> str:
+def _todo_detail(reply: dict) -> Text | str:
     if "missing" in reply:
-        return f"{reply['missing']} is missing"
+        return say("not started:missing", file=reply["missing"])
     return ""
 
 
-def _raise_for_banned(traces: Traces, spec: TaskSpec, example: str = "") -> None:
+def _raise_for_banned(traces: Traces, spec: TaskSpec, example: Text | str = "") -> None:
     hits = traces.banned()
     if not hits:
         return
     rank, event = hits[0]
     name = event.op.split(":", 1)[1]
-    where = f" at {event.site}" if event.site else ""
+    where = say("at site", site=event.site) if event.site else ""
     if name in DOORS:
-        raise BannedCall(
-            f"rank {rank} {DOORS[name]} ({name.removesuffix('.*')}){where}, which graded code may never "
-            f"do: it is banned in {spec.exercise}.{example}",
-            hint="use only what your function receives: the graders' cases, frames and references are "
-            "not yours to read.",
+        door = say(f"banned:door:{name}")  # what the door does (catalog.DOORS), in every language
+        said = say(
+            "banned:door",
+            rank=rank,
+            door=door,
+            name=name.removesuffix(".*"),
+            where=where,
+            exercise=spec.exercise,
         )
+        raise BannedCall(said + example, hint=say("banned:door:hint"))
     qualified = name if "." in name else f"torch.distributed.{name}"
-    verb = "called"
+    said = {"rank": rank, "where": where, "exercise": spec.exercise}
     if qualified.endswith(".*"):  # a banned module tree
-        verb, qualified = "imported", qualified[:-2]
-    raise BannedCall(
-        f"rank {rank} {verb} {qualified}{where}, which is banned in {spec.exercise}.{example}",
-        hint="this exercise is about building that yourself: use only the calls its docstring allows.",
-    )
+        message = say("banned:import", name=qualified[:-2], **said)
+    else:
+        message = say("banned:call", name=qualified, **said)
+    raise BannedCall(message + example, hint=say("banned:call:hint"))
 
 
-def _raise_for_errors(replies: list[dict], spec: TaskSpec, example: str = "") -> None:
+def _raise_for_errors(replies: list[dict], spec: TaskSpec, example: Text | str = "") -> None:
     failed = [(rank, r["error"]) for rank, r in enumerate(replies) if "error" in r]
     if not failed:
         return
     rank, err = failed[0]
     ranks = ", ".join(str(r) for r, _ in failed)
-    lines = [f"rank {ranks} raised {err['type']}: {gloo_errors.clean(err['message'])}"]
+    lines = [say("student error", ranks=ranks, type=err["type"], message=gloo_errors.clean(err["message"]))]
     if err.get("traceback"):
         lines.append(err["traceback"])
     printed = replies[rank].get("stdout", "").strip()
     if printed:
-        lines.append("printed (last lines):\n" + "\n".join(printed.splitlines()[-5:]))
-    text = {lang: "\n".join(lines + [gloo_errors.render(err["message"], lang)]).rstrip() for lang in LANGS}
-    error = StudentError(f"{spec.exercise}: " + text["en"] + example)
-    error.localized = {lang: f"{spec.exercise}: {text[lang]}{example}" for lang in LANGS}  # --lang
-    raise error
+        lines.append(say("printed", tail="\n".join(printed.splitlines()[-5:])))
+    explained = each_lang(lambda lang: gloo_errors.render(err["message"], lang))  # a known gloo text, or ""
+
+    def text(lang: str) -> str:
+        return "\n".join([in_lang(line, lang) for line in lines] + [explained.in_lang(lang)]).rstrip()
+
+    raise StudentError(f"{spec.exercise}: " + each_lang(text) + example)  # .localized: every language

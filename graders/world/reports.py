@@ -12,15 +12,16 @@ import json
 import os
 import re
 
+from graders.i18n import t
+from graders.messages import Text, each_lang, in_lang, join, say
 from graders.world import gloo_errors
 from graders.world.process_world import Collected, ProcessWorld
 
+#: Reports are :class:`graders.messages.Text`: English as a ``str``, every language inside.
 _SIGNAL_HINTS = {
-    "SIGABRT": "gloo aborts a process when a receive and its matching send have different sizes "
-    "(or one side sends 0 bytes and the other expects data): check that both sides agree on every "
-    "chunk's size",
-    "SIGSEGV": "a segmentation fault: native memory was corrupted (ctypes, or a tensor freed while in use)",
-    "SIGKILL": "the process was killed from outside, often for using too much memory",
+    "SIGABRT": say("crash:SIGABRT:hint"),
+    "SIGSEGV": say("crash:SIGSEGV:hint"),
+    "SIGKILL": say("crash:SIGKILL:hint"),
 }
 
 
@@ -34,16 +35,22 @@ def parse_status(text: str) -> dict | None:
     return {"op": op, "peer": peer, "nbytes": nbytes, "group": group, "site": site}
 
 
-def describe_status(status: dict) -> str:
+def describe_status(status: dict) -> Text:
     op = status["op"]
-    parts = [f"blocked in {op.replace('wait:', 'wait() on ')}"]
+    waited = say("status:wait", op=op.removeprefix("wait:")) if op.startswith("wait:") else op
+    parts = [say("status:blocked", op=waited)]
     if status["peer"] >= 0:
-        word = "from" if "recv" in op else "to" if "send" in op else "root"
-        parts.append(f"{word} rank {status['peer']}")
+        peer = status["peer"]
+        if "recv" in op:
+            parts.append(say("status:from", peer=peer))
+        elif "send" in op:
+            parts.append(say("status:to", peer=peer))
+        else:
+            parts.append(say("status:root", peer=peer))
     parts.append(f"{status['nbytes']} B")
     if status["site"]:
-        parts.append(f"at {status['site']}")
-    return " · ".join(parts)
+        parts.append(say("status:at", site=status["site"]))
+    return join(" · ", parts)
 
 
 def student_frames(stack: str, student_dir: str) -> list[str]:
@@ -57,39 +64,28 @@ def student_frames(stack: str, student_dir: str) -> list[str]:
     return list(dict.fromkeys(frames))
 
 
-def diagnose(statuses: dict[int, dict | None], finished: set[int], world_size: int | None = None) -> str:
+def diagnose(statuses: dict[int, dict | None], finished: set[int], world_size: int | None = None) -> Text:
     """One sentence on why the ranks are stuck, from what each is blocked in."""
     blocked = {r: s for r, s in statuses.items() if s is not None}
     if not blocked:
-        return "No rank is inside a torch.distributed call: the code is stuck in a Python loop."
+        return say("diagnose:python loop")
     world = set(range(world_size)) if world_size else set(statuses) | finished
-    misuse = gloo_errors.hang_diagnosis(blocked, world)  # a peer that does not exist, tags that differ
-    if misuse:
-        return misuse
+    if gloo_errors.hang_diagnosis(blocked, world):  # a peer that does not exist, tags that differ
+        return each_lang(lambda lang: gloo_errors.hang_diagnosis(blocked, world, lang))
     waiting_on_finished = [
         (r, s["peer"]) for r, s in blocked.items() if s["peer"] in finished and ("recv" in s["op"])
     ]
     if waiting_on_finished:
         r, peer = waiting_on_finished[0]
-        return (
-            f"Rank {r} waits for a message from rank {peer}, but rank {peer} already finished: "
-            "a send is missing, or the two ranks disagree on how many messages there are."
-        )
+        return say("diagnose:peer finished", rank=r, peer=peer)
     if all(s["op"] == "send" for s in blocked.values()) and len(blocked) > 1:
-        return (
-            "Every stuck rank is in a blocking send. gloo's send waits until the peer posts the "
-            "matching recv, so when all ranks send first nobody receives: let ranks alternate "
-            "(for example even ranks send first), or use isend/irecv and wait on both."
-        )
+        return say("diagnose:all send")
     if all("recv" in s["op"] for s in blocked.values()) and len(blocked) > 1:
-        return (
-            "Every stuck rank waits to receive and nobody sends: check the order of sends and "
-            "receives, and that each rank computes its peers the same way."
-        )
+        return say("diagnose:all recv")
     cycle = _wait_cycle(blocked)
     if cycle:
-        return "Ranks wait on each other in a cycle: " + " → ".join(map(str, cycle)) + "."
-    return "Some ranks wait for peers that never reach the matching call."
+        return say("diagnose:cycle", cycle=" → ".join(map(str, cycle)))
+    return say("diagnose:other")
 
 
 def _wait_cycle(blocked: dict[int, dict]) -> list[int]:
@@ -117,33 +113,32 @@ def _rank_lines(
     stacks: dict[int, str],
     student_dir: str,
     members: tuple[int, ...] | None = None,
-) -> tuple[list[str], dict[int, dict | None]]:
-    lines: list[str] = []
+) -> tuple[list[Text | str], dict[int, dict | None]]:
+    lines: list[Text | str] = []
     statuses: dict[int, dict | None] = {}
     for rank in ranks:
         reply = collected.replies[rank]
         if members is not None and rank not in members and reply is not None:
             continue  # not in the group: nothing to say
         if reply is not None and "error" not in reply:
-            lines.append(f"  rank {rank}: finished its part")
+            lines.append(say("rank:finished", rank=rank))
             continue
         if reply is not None:
             err = reply["error"]
             first = err["message"].splitlines()[0] if err["message"] else ""
             if any(text in first for text in _PEER_GONE):
-                lines.append(f"  rank {rank}: stopped with a gloo connection error (its peer was gone)")
+                lines.append(say("rank:peer gone", rank=rank))
             else:
-                lines.append(f"  rank {rank}: raised {err['type']}: {gloo_errors.clean(first)[:300]}")
+                said = {"type": err["type"], "message": gloo_errors.clean(first)[:300]}
+                lines.append(say("rank:raised", rank=rank, **said))
             continue
         status = parse_status(world.status(rank))
         statuses[rank] = status
         frames = student_frames(stacks.get(rank, ""), student_dir)
-        where = (
-            describe_status(status) if status else "running Python code, not in any torch.distributed call"
-        )
+        where = describe_status(status) if status else say("rank:in python")
         if not status and frames:
-            where += f" · at {frames[0]}"
-        lines.append(f"  rank {rank}: {where}")
+            where += " · " + say("status:at", site=frames[0])
+        lines.append(f"  rank {rank}: " + where)
         if len(frames) > 1:
             lines.append("           stack: " + " ← ".join(frames[:6]))
         note = world.note(rank)
@@ -159,15 +154,14 @@ def hang_report(
     deadline: float,
     exercise: str,
     members: tuple[int, ...] | None = None,
-) -> str:
+) -> Text:
     stuck = collected.pending
     stacks = world.dump_stacks(stuck)
     finished = {r for r, reply in enumerate(collected.replies) if reply is not None and "error" not in reply}
     lines, statuses = _rank_lines(world, list(range(world.size)), collected, stacks, student_dir, members)
-    head = f"{exercise}: the task did not finish within its {deadline:g} s deadline"
-    head += f" ({_who(stuck)} stuck)."
+    head = say("hang:head", exercise=exercise, deadline=deadline, who=_who(stuck))
     why = diagnose(statuses, finished, world.size)
-    return "\n".join([head, why, *lines, *_printed(collected, stuck)])
+    return join("\n", [head, why, *lines, *_printed(collected, stuck)])
 
 
 def crash_report(
@@ -176,17 +170,17 @@ def crash_report(
     student_dir: str,
     exercise: str,
     members: tuple[int, ...] | None = None,
-) -> str:
-    lines: list[str] = []
-    hints: list[str] = []
+) -> Text:
+    lines: list[Text | str] = []
+    hints: list[Text] = []
     for rank, why in sorted(collected.crashed.items()):
         reason = world.exit_reason(rank) if why == "closed" else why
         status = parse_status(world.status(rank))
-        where = f" while {describe_status(status)}" if status else ""
+        where = say("crash:while", status=describe_status(status)) if status else ""
         frames = student_frames(world.read_file(f"stack-{rank}", tail=6000), student_dir)
         if frames and not status:
-            where += f" at {frames[0]}"
-        lines.append(f"  rank {rank}: {reason}{where}")
+            where += say("at site", site=frames[0])
+        lines.append(f"  rank {rank}: " + _reason(reason) + where)
         note = world.note(rank)
         if note:
             lines.append(f"           {note}")
@@ -194,21 +188,22 @@ def crash_report(
             if name in reason:
                 hints.append(hint)
         if "exited with code" in reason:
-            hints.append(
-                "student code ended the worker process (os._exit or similar): never exit from an exercise"
-            )
+            hints.append(say("crash:exit:hint"))
     others = [r for r in range(world.size) if r not in collected.crashed]
     stuck = {r for r in others if collected.replies[r] is None}
     stacks = world.dump_stacks(stuck) if stuck else {}
     other_lines, _ = _rank_lines(world, others, collected, stacks, student_dir, members)
-    head = f"{exercise}: {_who(collected.crashed)} crashed."
+    head = say("crash:head", exercise=exercise, who=_who(collected.crashed))
     body = [head, *lines]
     if hints:
-        body.append("hint: " + "; ".join(dict.fromkeys(hints)) + ".")
+        hints = list(dict.fromkeys(hints))
+        body.append(
+            each_lang(lambda lang: f"{t('hint', lang)}: " + "; ".join(in_lang(h, lang) for h in hints) + ".")
+        )
     if other_lines:
-        body.append("the other ranks:")
+        body.append(say("crash:others"))
         body += other_lines
-    return "\n".join(body + _printed(collected, set(collected.crashed)))
+    return join("\n", body + _printed(collected, set(collected.crashed)))
 
 
 def stuck_after_error_report(
@@ -217,40 +212,53 @@ def stuck_after_error_report(
     student_dir: str,
     exercise: str,
     members: tuple[int, ...] | None = None,
-) -> str:
+) -> Text:
     stuck = collected.pending
     stacks = world.dump_stacks(stuck)
     lines, _ = _rank_lines(world, list(range(world.size)), collected, stacks, student_dir, members)
     failed = [r for r, reply in enumerate(collected.replies) if reply is not None and "error" in reply]
-    head = (
-        f"{exercise}: {_who(failed)} raised an exception, and {_who(stuck)} "
-        f"{'was' if len(stuck) == 1 else 'were'} left waiting for it."
-    )
-    detail = []
-    explained = gloo_errors.render(collected.replies[failed[0]]["error"]["message"]) if failed else ""
-    if explained:
-        detail.append(explained)
+    said = {"exercise": exercise, "failed": _who(failed), "stuck": _who(stuck)}
+    head = say("stuck:one", **said) if len(stuck) == 1 else say("stuck:many", **said)
+    detail: list[Text] = []
+    message = collected.replies[failed[0]]["error"]["message"] if failed else ""
+    if gloo_errors.render(message):
+        detail.append(each_lang(lambda lang: gloo_errors.render(message, lang)))
     for rank in failed:
         err = collected.replies[rank]["error"]
         if err.get("traceback"):
-            detail.append(f"rank {rank} traceback (your code):\n{err['traceback']}")
-    return "\n".join([head, *lines, *detail, *_printed(collected, set(failed))])
+            detail.append(say("stuck:traceback", rank=rank, traceback=err["traceback"]))
+    return join("\n", [head, *lines, *detail, *_printed(collected, set(failed))])
 
 
-def _printed(collected: Collected, ranks) -> list[str]:
+def _printed(collected: Collected, ranks) -> list[Text]:
     out = []
     for rank in sorted(ranks):
         reply = collected.replies[rank]
         text = (reply or {}).get("stdout", "").strip()
         if text:
             tail = "\n".join(text.splitlines()[-5:])
-            out.append(f"rank {rank} printed (last lines):\n{tail}")
+            out.append(say("rank:printed", rank=rank, tail=tail))
     return out
 
 
-def _who(ranks) -> str:
+def _who(ranks) -> Text:
     """``rank 1`` or ``ranks 0, 2, 3``."""
-    return ("rank " if len(ranks) == 1 else "ranks ") + _ranks(ranks)
+    if len(ranks) == 1:
+        return say("who:one", ranks=_ranks(ranks))
+    return say("who:many", ranks=_ranks(ranks))
+
+
+def _reason(reason: str) -> Text | str:
+    """Why a rank crashed (:meth:`ProcessWorld.exit_reason`, or what its reply was) in every language."""
+    if match := re.fullmatch(r"killed by (.+)", reason):
+        return say("crash:killed", signal=match[1])
+    if match := re.fullmatch(r"exited with code (-?\d+)", reason):
+        return say("crash:exited", code=match[1])
+    if match := re.fullmatch(r"sent a corrupt reply \((.*)\)", reason, re.DOTALL):
+        return say("crash:corrupt reply", error=match[1])
+    if reason == "stopped answering":
+        return say("crash:stopped answering")
+    return reason
 
 
 def _ranks(ranks) -> str:

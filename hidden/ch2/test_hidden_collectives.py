@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from graders import strategies as S
 from graders.chapters.ch2 import cases, checks, tasks
 from graders.checks import fail
+from graders.messages import Text
 from graders.plugin import exercise
 
 SHOW = ("shape", "dtype", "op")
@@ -28,11 +29,24 @@ def large_float_cases(draw, max_numel: int = 30_001):
     return cases.build_collective(world_size, None, (numel,), dtype, op, seed=draw(S.seeds), show=SHOW)
 
 
-REPLICA_HINT = (
-    "reduce each chunk once, on the rank that owns it, then pass the finished chunk around: "
-    "summing on every rank in its own order leaves replicas that differ in the last bits, and "
-    "data-parallel replicas that drift apart."
+#: Hidden graders say their own words (in both languages) so the released tables do not tell them.
+REPLICA_HINT = Text(
+    {
+        "en": "reduce each chunk once, on the rank that owns it, then pass the finished chunk around: "
+        "summing on every rank in its own order leaves replicas that differ in the last bits, and "
+        "data-parallel replicas that drift apart.",
+        "vi": "hãy reduce mỗi chunk đúng một lần, trên rank sở hữu nó, rồi chuyển chunk đã hoàn tất đi "
+        "khắp ring: cộng trên mọi rank theo thứ tự riêng của từng rank sẽ để lại các bản sao (replica) "
+        "khác nhau ở vài bit cuối, và các replica data-parallel dần lệch khỏi nhau.",
+    }
 )
+
+REPLICAS_DIFFER = {
+    "en": "rank {rank}'s result differs from rank {first}'s in {differ} of {numel} elements (by up to "
+    "{largest:.3g}): after an all-reduce all ranks must hold bitwise the same values.",
+    "vi": "kết quả của rank {rank} khác với của rank {first} ở {differ} trên {numel} phần tử (lệch tối đa "
+    "{largest:.3g}): sau all-reduce, mọi rank phải giữ các giá trị giống hệt nhau đến từng bit.",
+}
 
 
 @exercise("ch2.ring_all_reduce", part="result")
@@ -48,9 +62,9 @@ def test_ring_all_reduce_leaves_identical_replicas(harness, impl, case):
         if not torch.equal(mine, theirs):
             differ = (mine != theirs).sum().item()
             largest = (mine.double() - theirs.double()).abs().max().item()
+            said = {"rank": rank, "first": first, "differ": differ, "numel": mine.numel(), "largest": largest}
             fail(
-                f"rank {rank}'s result differs from rank {first}'s in {differ} of {mine.numel()} elements "
-                f"(by up to {largest:.3g}): after an all-reduce all ranks must hold bitwise the same values.",
+                Text({lang: REPLICAS_DIFFER[lang].format(**said) for lang in REPLICAS_DIFFER}),
                 case,
                 REPLICA_HINT,
             )
@@ -63,5 +77,10 @@ def test_ring_all_reduce_bandwidth_on_large_tensors(harness, impl, case):
     checks.assert_all_reduce_ring(
         harness.run(tasks.ring_all_reduce, impl, case),
         case,
-        hint="a ring all-reduce sends 2(N-1)/N of the tensor per rank, whatever its size.",
+        hint=Text(
+            {
+                "en": "a ring all-reduce sends 2(N-1)/N of the tensor per rank, whatever its size.",
+                "vi": "ring all-reduce gửi 2(N-1)/N tensor trên mỗi rank, dù tensor lớn đến đâu.",
+            }
+        ),
     )

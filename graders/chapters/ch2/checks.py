@@ -30,40 +30,33 @@ from graders.comm.assertions import (
     assert_total_messages,
 )
 from graders.comm.trace import ceil_log2
+from graders.messages import Text, say
 
-TREE_HINT = (
-    "in a binomial tree the set of ranks holding the data doubles every round: "
-    "round k pairs rank r with rank r + 2^k (relative to the root)."
-)
-RING_HINT = "each of the world - 1 steps moves one chunk one hop to the right."
 #: bytes per peer for shapes, beyond the payload itself
 METADATA_ALLOWANCE = 128
-REMAINDER_HINT = (
-    "here numel = {numel} is not divisible by the group size {n}: torch.tensor_split(flat, {n}) gives "
-    "the first {extra} chunk(s) one element more ({sizes}); index chunks by their real offsets, "
-    "not by rank * (numel // world)."
-)
 
 
-def chunked_hint(case: CollectiveCase, generic: str) -> str:
+def chunked_hint(case: CollectiveCase, generic: Text | str) -> Text | str:
     """The hint for a collective that cuts the flat tensor into one chunk per rank: the remainder
     hint when this case's chunks are uneven (that is then the likely bug), else ``generic``."""
     numel, n = case.numel, case.n
     if numel == 0 or numel % n == 0:
         return generic
     sizes = ", ".join(str(len(c)) for c in torch.tensor_split(torch.empty(numel), n))
-    return REMAINDER_HINT.format(numel=numel, n=n, extra=numel % n, sizes=sizes)
+    return say("ch2:remainder:hint", numel=numel, n=n, extra=numel % n, sizes=sizes)
 
 
 def _returned_none(run, case: CollectiveCase, name: str) -> None:
     for rank in case.ranks:
         if run[rank]["returned"] is not None:
-            fail(f"{name} works in place and returns None; rank {rank} returned something else.", case)
+            fail(say("ch2:returned something", name=name, rank=rank), case)
 
 
 def _inputs_unchanged(run, case: CollectiveCase) -> None:
     for i, rank in enumerate(case.ranks):
-        assert_unchanged(case.inputs[i], run[rank]["input_after"], what=f"rank {rank}'s input", case=case)
+        assert_unchanged(
+            case.inputs[i], run[rank]["input_after"], what=say("ch2:input", rank=rank), case=case
+        )
 
 
 # -- ring shift ---------------------------------------------------------------------------------
@@ -75,9 +68,9 @@ def assert_ring_shift(run, case: CollectiveCase) -> None:
         assert_tensor_equal(
             run[rank]["returned"],
             expected[i],
-            what=f"rank {rank}'s result",
+            what=say("ch2:result", rank=rank),
             case=case,
-            hint="rank r returns what its left neighbour (r - 1) % world sent.",
+            hint=say("ch2:ring shift:hint"),
         )
     _inputs_unchanged(run, case)
     assert_ring_neighbours_only(run.traces, case.ranks, case)
@@ -86,7 +79,7 @@ def assert_ring_shift(run, case: CollectiveCase) -> None:
         case.ranks,
         lambda src, dst: _nbytes(case) if dst == _right_of(case, src) else 0,
         case,
-        "each rank sends its whole tensor to its right neighbour.",
+        say("ch2:ring shift bytes:hint"),
     )
 
 
@@ -104,20 +97,24 @@ def _right_of(case: CollectiveCase, rank: int) -> int:
 def assert_broadcast(run, case: CollectiveCase, *, hint: str = "") -> None:
     for rank in case.ranks:
         assert_tensor_equal(
-            run[rank]["tensor"], reference.broadcast(case), what=f"rank {rank}'s tensor", case=case, hint=hint
+            run[rank]["tensor"],
+            reference.broadcast(case),
+            what=say("ch2:tensor", rank=rank),
+            case=case,
+            hint=hint,
         )
 
 
 def assert_broadcast_result(run, case: CollectiveCase) -> None:
     _returned_none(run, case, "broadcast")
-    assert_broadcast(run, case, hint="src is a global rank; every rank ends with src's data.")
+    assert_broadcast(run, case, hint=say("ch2:broadcast:hint"))
 
 
 def assert_reduce(run, case: CollectiveCase, *, hint: str = "") -> None:
     assert_tensor_equal(
         run[case.root]["tensor"],
         reference.reduced(case),
-        what=f"the result on dst rank {case.root}",
+        what=say("ch2:on dst", rank=case.root),
         case=case,
         hint=hint,
     )
@@ -125,14 +122,14 @@ def assert_reduce(run, case: CollectiveCase, *, hint: str = "") -> None:
 
 def assert_reduce_result(run, case: CollectiveCase) -> None:
     _returned_none(run, case, "reduce")
-    assert_reduce(run, case, hint="dst is a global rank; 'avg' divides the sum by the group size once.")
+    assert_reduce(run, case, hint=say("ch2:reduce:hint"))
 
 
 def _binomial_tree(run, case: CollectiveCase) -> None:
     """N - 1 messages with data (none when the tensor is empty) in at most ceil(log2 N) rounds."""
     with_data = case.n - 1 if case.numel else 0
-    assert_total_messages(run.traces, case.ranks, with_data, case, TREE_HINT, at_most=case.n - 1)
-    assert_rounds_at_most(run.traces, ceil_log2(case.n), case, TREE_HINT)
+    assert_total_messages(run.traces, case.ranks, with_data, case, say("ch2:tree:hint"), at_most=case.n - 1)
+    assert_rounds_at_most(run.traces, ceil_log2(case.n), case, say("ch2:tree:hint"))
 
 
 def assert_broadcast_tree(run, case: CollectiveCase) -> None:
@@ -143,7 +140,7 @@ def assert_broadcast_tree(run, case: CollectiveCase) -> None:
         [r for r in case.ranks if r != case.root],
         _nbytes(case),
         case,
-        "every rank but src receives the whole tensor once.",
+        say("ch2:broadcast bytes:hint"),
     )
 
 
@@ -155,7 +152,7 @@ def assert_reduce_tree(run, case: CollectiveCase) -> None:
         [r for r in case.ranks if r != case.root],
         _nbytes(case),
         case,
-        "every rank but dst sends its partial result, the whole tensor, once.",
+        say("ch2:reduce bytes:hint"),
     )
 
 
@@ -167,46 +164,37 @@ def assert_all_gather(run, case: CollectiveCase, *, hint: str = "") -> None:
         assert_tensor_equal(
             run[rank]["returned"],
             reference.all_gather(case),
-            what=f"rank {rank}'s result",
+            what=say("ch2:result", rank=rank),
             case=case,
             hint=hint,
         )
 
 
 def assert_all_gather_result(run, case: CollectiveCase) -> None:
-    assert_all_gather(run, case, hint="block j of the result is group rank j's tensor.")
+    assert_all_gather(run, case, hint=say("ch2:all gather:hint"))
     _inputs_unchanged(run, case)
 
 
 def assert_all_gather_ring(run, case: CollectiveCase) -> None:
     assert_all_gather(run, case)
     assert_ring_neighbours_only(run.traces, case.ranks, case)
-    steps = case.n - 1
-    assert_send_count(run.traces, case.ranks, steps if case.numel else 0, case, RING_HINT, at_most=steps)
-    assert_bytes_sent_at_most(run.traces, case.ranks, steps * _nbytes(case), case, RING_HINT)
-    assert_bytes_sent_at_least(run.traces, case.ranks, steps * _nbytes(case), case, RING_HINT)
+    steps, hint = case.n - 1, say("ch2:ring:hint")
+    assert_send_count(run.traces, case.ranks, steps if case.numel else 0, case, hint, at_most=steps)
+    assert_bytes_sent_at_most(run.traces, case.ranks, steps * _nbytes(case), case, hint)
+    assert_bytes_sent_at_least(run.traces, case.ranks, steps * _nbytes(case), case, hint)
 
 
 def assert_reduce_scatter(run, case: CollectiveCase, *, hint: str = "") -> None:
     expected = reference.reduce_scatter(case)
     for i, rank in enumerate(case.ranks):
         assert_tensor_equal(
-            run[rank]["returned"], expected[i], what=f"rank {rank}'s chunk", case=case, hint=hint
+            run[rank]["returned"], expected[i], what=say("ch2:chunk", rank=rank), case=case, hint=hint
         )
 
 
 def assert_reduce_scatter_result(run, case: CollectiveCase) -> None:
-    assert_reduce_scatter(run, case, hint=chunked_hint(case, REDUCE_SCATTER_HINT))
+    assert_reduce_scatter(run, case, hint=chunked_hint(case, say("ch2:reduce scatter:hint")))
     _inputs_unchanged(run, case)
-
-
-REDUCE_SCATTER_HINT = (
-    "rank r returns chunk r of torch.tensor_split(flat, world): chunks can be uneven or empty."
-)
-ALL_REDUCE_HINT = (
-    "reduce-scatter leaves each rank one finished chunk; the all-gather phase "
-    "must then pass every finished chunk around the ring."
-)
 
 
 def assert_reduce_scatter_ring(run, case: CollectiveCase) -> None:
@@ -217,27 +205,31 @@ def assert_reduce_scatter_ring(run, case: CollectiveCase) -> None:
         case.ranks,
         reference.reduce_scatter_bytes(case),
         case,
-        "send one chunk per step, never the whole tensor.",
+        say("ch2:reduce scatter at most:hint"),
     )
     assert_bytes_sent_at_least(
         run.traces,
         case.ranks,
         lambda rank: reference.reduce_scatter_bytes_at_least(case, case.ranks.index(rank)),
         case,
-        "every chunk but your own carries your share of the sum to its owner: pass each one on.",
+        say("ch2:reduce scatter at least:hint"),
     )
 
 
 def assert_all_reduce(run, case: CollectiveCase, *, hint: str = "") -> None:
     for rank in case.ranks:
         assert_tensor_equal(
-            run[rank]["tensor"], reference.reduced(case), what=f"rank {rank}'s tensor", case=case, hint=hint
+            run[rank]["tensor"],
+            reference.reduced(case),
+            what=say("ch2:tensor", rank=rank),
+            case=case,
+            hint=hint,
         )
 
 
 def assert_all_reduce_result(run, case: CollectiveCase) -> None:
     _returned_none(run, case, "ring_all_reduce")
-    assert_all_reduce(run, case, hint=chunked_hint(case, ALL_REDUCE_HINT))
+    assert_all_reduce(run, case, hint=chunked_hint(case, say("ch2:all reduce:hint")))
 
 
 def assert_all_reduce_ring(run, case: CollectiveCase, *, hint: str = "") -> None:
@@ -248,14 +240,14 @@ def assert_all_reduce_ring(run, case: CollectiveCase, *, hint: str = "") -> None
         case.ranks,
         reference.all_reduce_bytes(case),
         case,
-        hint or "a ring all-reduce sends 2(N-1)/N of the tensor per rank: one chunk per step.",
+        hint or say("ch2:all reduce at most:hint"),
     )
     assert_bytes_sent_at_least(
         run.traces,
         case.ranks,
         reference.all_reduce_bytes_at_least(case),
         case,
-        "both phases pass a chunk to the right in each of their N - 1 steps.",
+        say("ch2:all reduce at least:hint"),
     )
 
 
@@ -267,24 +259,22 @@ def assert_all_to_all(run, case: AllToAllCase, *, hint: str = "") -> None:
     for i, rank in enumerate(case.ranks):
         returned = run[rank]["returned"]
         if not isinstance(returned, list) or len(returned) != case.n:
-            fail(f"rank {rank}: expected a list of {case.n} tensors, got {type(returned).__name__}.", case)
+            fail(say("ch2:not a list", rank=rank, n=case.n, type=type(returned).__name__), case)
         for j in range(case.n):
             assert_tensor_equal(
-                returned[j], expected[i][j], what=f"rank {rank}'s out[{j}]", case=case, hint=hint
+                returned[j], expected[i][j], what=say("ch2:out", rank=rank, j=j), case=case, hint=hint
             )
 
 
 def assert_all_to_all_result(run, case: AllToAllCase) -> None:
-    assert_all_to_all(
-        run,
-        case,
-        hint="out[j] is what rank j passed as inputs[rank]; its shape is only known to rank j, so send "
-        "shapes first.",
-    )
+    assert_all_to_all(run, case, hint=say("ch2:all to all:hint"))
     for i, rank in enumerate(case.ranks):
         for j in range(case.n):
             assert_unchanged(
-                case.inputs[i][j], run[rank]["inputs_after"][j], what=f"rank {rank}'s inputs[{j}]", case=case
+                case.inputs[i][j],
+                run[rank]["inputs_after"][j],
+                what=say("ch2:inputs", rank=rank, j=j),
+                case=case,
             )
 
 
@@ -297,16 +287,14 @@ def assert_all_to_all_traffic(run, case: AllToAllCase) -> None:
         payload = sum(t.numel() * t.element_size() for j, t in enumerate(case.inputs[i]) if j != i)
         return payload + METADATA_ALLOWANCE * (case.n - 1)
 
-    assert_bytes_sent_at_most(
-        run.traces, case.ranks, bound, case, "each block travels once, straight to its destination."
-    )
+    assert_bytes_sent_at_most(run.traces, case.ranks, bound, case, say("ch2:all to all at most:hint"))
 
     def block(src, dst):
         t = case.inputs[case.ranks.index(src)][case.ranks.index(dst)]
         return t.numel() * t.element_size()
 
     assert_bytes_sent_per_dst_at_least(
-        run.traces, case.ranks, block, case, "send every block straight to the rank it is for."
+        run.traces, case.ranks, block, case, say("ch2:all to all at least:hint")
     )
 
 
@@ -318,24 +306,17 @@ def assert_bytes_sent_formula(got, case) -> None:
     assert_number_close(
         got,
         want,
-        "bytes sent by the busiest rank",
+        say("ch2:bytes sent"),
         case,
-        "ring: every rank sends N-1 chunks of nbytes/N per phase; tree: the root forwards the "
-        "whole buffer once per round.",
+        say("ch2:bytes sent:hint"),
     )
 
 
 def assert_refuses(got: dict, case, function: str) -> None:
     """An unsupported (collective, algorithm) pair raises ValueError, as the module docstring says."""
     if got["raised"] != "ValueError":
-        fail(
-            f"{function}({case.collective!r}, ..., algorithm={case.algorithm!r}) returned "
-            f"{got['returned']!r}; the model has no {case.algorithm!r} algorithm for "
-            f"{case.collective!r}, so it must raise ValueError.",
-            case,
-            "ring: all_reduce, all_gather, reduce_scatter, all_to_all; tree: broadcast, reduce, "
-            "all_reduce. Check the pair before computing anything.",
-        )
+        said = {"collective": case.collective, "algorithm": case.algorithm, "returned": got["returned"]}
+        fail(say("ch2:refuses", function=function, **said), case, say("ch2:refuses:hint"))
 
 
 def assert_alpha_beta_formula(got, case) -> None:
@@ -345,9 +326,9 @@ def assert_alpha_beta_formula(got, case) -> None:
     assert_number_close(
         got,
         want,
-        "modelled time (s)",
+        say("ch2:modelled time"),
         case,
-        "count the messages on the critical path (alpha each) and the bytes on the busiest link (beta each).",
+        say("ch2:modelled time:hint"),
     )
 
 
@@ -356,10 +337,9 @@ def assert_bus_bandwidth_formula(got, case) -> None:
     assert_number_close(
         got,
         want,
-        "bus bandwidth (B/s)",
+        say("ch2:bus bandwidth"),
         case,
-        "busbw = nbytes / seconds times 2(N-1)/N for all_reduce, (N-1)/N for all_gather, "
-        "reduce_scatter and all_to_all, 1 for broadcast and reduce.",
+        say("ch2:bus bandwidth:hint"),
     )
 
 
@@ -368,7 +348,7 @@ def assert_measured_bytes(got, case) -> None:
     assert_number_close(
         got,
         float(measured),
-        f"your model's bytes for {case.collective} vs. what the kit's reference {case.collective} sent",
+        say("ch2:measured bytes", collective=case.collective),
         case,
-        "the model should predict exactly what the busiest rank of the ring and tree algorithms sends.",
+        say("ch2:measured bytes:hint"),
     )

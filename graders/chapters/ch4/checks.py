@@ -14,24 +14,11 @@ from graders.checks import fail
 from graders.comm.assertions import assert_star, assert_traffic_at_most
 from graders.comm.overlap import describe_late, late_bucket, unreported
 from graders.comm.trace import ALL_GATHERS, ALL_REDUCES, REDUCE_SCATTERS
+from graders.messages import Text, say
 from graders.training import assert_history_close
 
-PARAM_SERVER_HINT = (
-    "the server averages every rank's gradients (its own included) into .grad, steps, and "
-    "sends the parameters back; parameters whose .grad is None must stay None on the server."
-)
-DDP_HINT = (
-    "broadcast every parameter from group rank 0 at construction; after "
-    "finish_gradient_synchronization() every .grad is the average over the group (None stays None)."
-)
-FSDP_LAYOUT = (
-    "flat_param on group rank r is elements [r*S, (r+1)*S) of the trainable parameters "
-    "(named_parameters order, tied once) flattened, concatenated and zero-padded to N*S, "
-    "S = ceil(total / N); its .grad is that slice of the gradient averaged over the group."
-)
 
-
-def _assert_trains_like_one_device(run, case: TrainCase, hint: str) -> None:
+def _assert_trains_like_one_device(run, case: TrainCase, hint: Text) -> None:
     expected = reference.history(case)
     for rank in case.ranks:
         assert_history_close(run[rank]["history"], expected, who=f"rank {rank}", case=case, hint=hint)
@@ -39,11 +26,11 @@ def _assert_trains_like_one_device(run, case: TrainCase, hint: str) -> None:
 
 def assert_param_server_trains(run, case: TrainCase) -> None:
     """Every rank's parameters after every step equal single-device training on the global batch."""
-    _assert_trains_like_one_device(run, case, PARAM_SERVER_HINT)
+    _assert_trains_like_one_device(run, case, say("ch4:param server:hint"))
 
 
 def assert_ddp_trains(run, case: TrainCase) -> None:
-    _assert_trains_like_one_device(run, case, DDP_HINT)
+    _assert_trains_like_one_device(run, case, say("ch4:ddp:hint"))
 
 
 # -- parameter server ----------------------------------------------------------------------------
@@ -57,19 +44,16 @@ def assert_load_on_the_server(run, case: TrainCase) -> None:
     model_bytes = sum(p.nbytes for p in case.params)
     moved = {rank: run.traces.bytes_sent(rank) + run.traces.bytes_received(rank) for rank in case.ranks}
     worker = max(moved[w] for w in workers)
-    load = (
-        f"with {len(workers)} worker(s), the server (rank {server}) moved {moved[server]} B, "
-        f"{moved[server] / max(worker, 1):.1f}x a worker's {worker} B: a server's traffic grows with "
-        "the number of workers while a worker's does not; all-reduce removes that bottleneck."
+    ratio = moved[server] / max(worker, 1)
+    load = say(
+        "ch4:server load",
+        workers=len(workers),
+        server=server,
+        moved=moved[server],
+        ratio=ratio,
+        worker=worker,
     )
-    assert_star(
-        run.traces,
-        case.ranks,
-        server,
-        case,
-        "workers send their gradients to the server and receive the parameters from it; they "
-        "never talk to each other. " + load,
-    )
+    assert_star(run.traces, case.ranks, server, case, say("ch4:star:hint", load=load))
     _assert_server_exchanges_every_step(run, case, server, workers, load)
     per_step = 2 * model_bytes + 256  # gradients up, parameters down, a little metadata
     assert_traffic_at_most(
@@ -77,12 +61,11 @@ def assert_load_on_the_server(run, case: TrainCase) -> None:
         workers,
         case.steps * per_step,
         case,
-        f"per step a worker sends its gradients once and receives the parameters once "
-        f"(≤ {per_step} B for this model, whatever the number of ranks). " + load,
+        say("ch4:server traffic:hint", per_step=per_step, load=load),
     )
 
 
-def _assert_server_exchanges_every_step(run, case: TrainCase, server: int, workers, load: str) -> None:
+def _assert_server_exchanges_every_step(run, case: TrainCase, server: int, workers, load: Text) -> None:
     """What must be sent: every step, each worker's gradients to the server, the updated
     parameters back to each worker."""
     grads, params = reference.gradient_bytes(case), trainable_bytes(case)
@@ -94,19 +77,18 @@ def _assert_server_exchanges_every_step(run, case: TrainCase, server: int, worke
             received = sum(e.nbytes for e in events if e.is_recv and e.peer == server)
             if sent < grads:
                 fail(
-                    f"rank {worker}, step {step}: sent {sent} B to the server (rank {server}); its "
-                    f"gradients are {grads} B, and every step the server needs all of them from every "
-                    "worker.",
+                    say(
+                        "ch4:sent to server", worker=worker, step=step, sent=sent, server=server, grads=grads
+                    ),
                     case,
-                    "each worker sends its own gradients to the server once per step. " + load,
+                    say("ch4:sent to server:hint", load=load),
                 )
             if received < params:
+                said = {"worker": worker, "step": step, "received": received, "server": server}
                 fail(
-                    f"rank {worker}, step {step}: received {received} B from the server (rank {server}); "
-                    f"the updated trainable parameters are {params} B, and every worker needs them every "
-                    "step.",
+                    say("ch4:received from server", **said, params=params),
                     case,
-                    "after its step the server sends the updated parameters to every worker. " + load,
+                    say("ch4:received from server:hint", load=load),
                 )
 
 
@@ -140,14 +122,20 @@ def assert_buckets(run, case: TrainCase) -> None:
         for step, issued in enumerate(_synchronised_all_reduces(run, rank), start=1):
             got = sorted(e.nbytes for e in issued)
             if got != sizes:
+                layout = reference.describe_buckets(buckets)
                 fail(
-                    f"rank {rank}, step {step}: {len(got)} all-reduce(s) of {got} B; with "
-                    f"bucket_cap_mb={case.bucket_cap_bytes}/2**20 the {len(buckets)} bucket(s) are "
-                    f"{reference.describe_buckets(buckets)}.",
+                    say(
+                        "ch4:buckets",
+                        rank=rank,
+                        step=step,
+                        count=len(got),
+                        got=got,
+                        cap=case.bucket_cap_bytes,
+                        buckets=len(buckets),
+                        layout=layout,
+                    ),
                     case,
-                    "walk the trainable parameters in reverse order of module.parameters(), close a "
-                    "bucket once it holds >= bucket_cap_mb * 2**20 bytes, and all-reduce each bucket "
-                    "once per backward as one flat buffer.",
+                    say("ch4:buckets:hint"),
                 )
 
 
@@ -160,10 +148,7 @@ def assert_overlaps_backward(run, case: TrainCase) -> None:
     names = [frozenset(bucket) for bucket in buckets]
     with_grad = reference.gradient_names(case)
     incomplete = sum(1 for bucket in buckets if not set(bucket) <= with_grad)
-    hint = (
-        "launch a bucket's all-reduce (async_op=True) from the post-accumulate-grad hook of its last "
-        "gradient, while backward goes on; finish_gradient_synchronization() only waits."
-    )
+    hint = say("ch4:overlap:hint")
     for rank in case.ranks:
         backwards = run.traces.phase(rank, "backward_end", with_ready=True)
         steps = run.traces.phase(rank, "step_end")
@@ -171,25 +156,34 @@ def assert_overlaps_backward(run, case: TrainCase) -> None:
             silent = unreported(events, with_grad)
             if silent:
                 fail(
-                    f"rank {rank}, step {step}: the graders never saw the gradient of {', '.join(silent)} "
-                    "become ready: their hooks on the parameters were removed.",
+                    say("ch4:hooks removed", rank=rank, step=step, names=", ".join(silent)),
                     case,
-                    "leave the parameters' hooks alone; register your own next to them.",
+                    say("ch4:hooks removed:hint"),
                 )
             late = late_bucket(events, names, ALL_REDUCES)
             if late is not None:
+                late_one = describe_late(late, buckets[late.bucket], "all-reduce")
                 fail(
-                    f"rank {rank}, step {step}: {describe_late(late, buckets[late.bucket], 'all-reduce')}\n"
-                    f"buckets: {reference.describe_buckets(layout)}",
+                    say(
+                        "ch4:late bucket",
+                        rank=rank,
+                        step=step,
+                        late=late_one,
+                        layout=reference.describe_buckets(layout),
+                    ),
                     case,
                     hint,
                 )
             after = _all_reduces(steps[step - 1]) if step <= len(steps) else []
             if len(after) > incomplete:
                 fail(
-                    f"rank {rank}, step {step}: {len(after)} all-reduce(s) after backward returned "
-                    f"(at most {incomplete}: the buckets that cannot complete in backward); the "
-                    "gradients were averaged after backward, not while it ran.",
+                    say(
+                        "ch4:all-reduce after backward",
+                        rank=rank,
+                        step=step,
+                        count=len(after),
+                        most=incomplete,
+                    ),
                     case,
                     hint,
                 )
@@ -205,28 +199,29 @@ def assert_no_sync(run, case: TrainCase) -> None:
         for step, events in enumerate(run.traces.phase(rank, "no_sync_end"), start=2):
             if events:
                 fail(
-                    f"rank {rank}, step {step}: {len(events)} call(s) ({events[0].op}, ...) inside "
-                    "no_sync(); accumulation must not communicate.",
+                    say("ch4:call inside no_sync", rank=rank, step=step, count=len(events), op=events[0].op),
                     case,
-                    "inside no_sync() the hooks only let gradients accumulate in .grad.",
+                    say("ch4:call inside no_sync:hint"),
                 )
         for step, issued in enumerate(synchronised[1:], start=2):
             if len(issued) != expected:
                 fail(
-                    f"rank {rank}, step {step}: {len(issued)} all-reduce(s) after no_sync(), {expected} in "
-                    "step 1 without it; the accumulated gradients travel in the same buckets, one "
-                    "all-reduce each.",
+                    say(
+                        "ch4:all-reduces after no_sync",
+                        rank=rank,
+                        step=step,
+                        count=len(issued),
+                        expected=expected,
+                    ),
                     case,
                 )
         # Step 1 runs without no_sync: if it overlapped, the steps after no_sync() must too.
         overlapped = [bool(_all_reduces(events)) for events in run.traces.phase(rank, "backward_end")]
         if overlapped and overlapped[0] and not all(overlapped):
             fail(
-                f"rank {rank}: step 1 all-reduced during backward, but step {overlapped.index(False) + 1}, "
-                "after no_sync(), waited for finish_gradient_synchronization().",
+                say("ch4:no_sync lost overlap", rank=rank, step=overlapped.index(False) + 1),
                 case,
-                "leaving no_sync() must restore synchronisation, and the hooks' bookkeeping (how many "
-                "gradients of a bucket are ready) must not count the backward passes inside no_sync().",
+                say("ch4:no_sync lost overlap:hint"),
             )
 
 
@@ -235,9 +230,9 @@ def assert_agrees_with_torch_ddp(run, case: TrainCase) -> None:
         assert_history_close(
             run[rank]["history"],
             run[rank]["torch"],
-            who=f"rank {rank} (your DDP vs torch.nn.parallel.DistributedDataParallel on the same data)",
+            who=say("ch4:vs torch ddp", rank=rank),
             case=case,
-            hint=DDP_HINT,
+            hint=say("ch4:ddp:hint"),
         )
 
 
@@ -248,34 +243,35 @@ def assert_sharded_trains_like_one_device(run, case: TrainCase) -> None:
     expected = reference.history(case, zero_missing_grads=True)
     frozen = reference.frozen_names(case)
     numel = reference.shard_numel(case)
+    layout_hint = say("ch4:fsdp layout:hint")
     shards = {rank: [] for rank in case.ranks}
     for rank in case.ranks:
         history = run[rank]["history"]
         for snapshot in history:
             shard = snapshot["flat_param"]
             if shard is None:
-                fail(f"rank {rank}: the wrapper has no flat_param (its shard).", case, FSDP_LAYOUT)
+                fail(say("ch4:no flat_param", rank=rank), case, layout_hint)
             if not hasattr(shard, "shape") or tuple(shard.shape) != (numel,):
                 got = f"shape {tuple(shard.shape)}" if hasattr(shard, "shape") else shard
-                fail(f"rank {rank}: flat_param should have shape ({numel},), got {got}.", case, FSDP_LAYOUT)
+                fail(say("ch4:flat_param shape", rank=rank, numel=numel, got=got), case, layout_hint)
             shards[rank].append(shard)
         assert_history_close(
             [snapshot["frozen"] for snapshot in history],
             [{name: step[name] for name in frozen} for step in expected],
-            who=f"rank {rank}'s frozen parameters",
+            who=say("ch4:frozen parameters", rank=rank),
             case=case,
-            hint="frozen parameters stay in the module, unchanged, on every rank.",
+            hint=say("ch4:frozen parameters:hint"),
         )
     assert_history_close(
         [reference.unflatten([shards[r][k] for r in case.ranks], case) for k in range(case.steps)],
         [{name: t for name, t in step.items() if name not in frozen} for step in expected],
-        who="the parameters gathered from every rank's flat_param",
+        who=say("ch4:gathered parameters"),
         case=case,
-        hint=FSDP_LAYOUT,
+        hint=layout_hint,
     )
 
 
-def _assert_sharded_step_sends_enough(forward, backward, where: str, case: TrainCase) -> None:
+def _assert_sharded_step_sends_enough(forward, backward, where: Text, case: TrainCase) -> None:
     """What must be sent in one step: the rank's whole shard to each all-gather (forward, and
     again in backward), and the whole flat gradient to the reduce-scatter."""
     shard_bytes = reference.persistent_bytes_bound(case)[1]
@@ -283,18 +279,18 @@ def _assert_sharded_step_sends_enough(forward, backward, where: str, case: Train
         gathered = sum(e.nbytes for e in events if e.op in ALL_GATHERS)
         if gathered < shard_bytes:
             fail(
-                f"{where}: contributed {gathered} B to all-gathers in {phase}; the other ranks need this "
-                f"rank's whole shard ({shard_bytes} B) to rebuild the parameters.",
+                say(
+                    "ch4:gathered too little", where=where, gathered=gathered, phase=phase, shard=shard_bytes
+                ),
                 case,
-                FSDP_LAYOUT,
+                say("ch4:fsdp layout:hint"),
             )
     reduced = sum(e.nbytes for e in backward if e.op in REDUCE_SCATTERS)
     if reduced < trainable_bytes(case):
         fail(
-            f"{where}: reduce-scattered {reduced} B in backward; the flat gradient of the trainable "
-            f"parameters is {trainable_bytes(case)} B, and every rank's share of it must travel.",
+            say("ch4:reduce-scattered too little", where=where, reduced=reduced, total=trainable_bytes(case)),
             case,
-            FSDP_LAYOUT,
+            say("ch4:fsdp layout:hint"),
         )
 
 
@@ -306,31 +302,29 @@ def assert_sharded_traffic(run, case: TrainCase) -> None:
             reduced = [e for e in events if e.op in ALL_REDUCES]
             if reduced:
                 fail(
-                    f"rank {rank} all-reduced {reduced[0].nbytes} B: every rank then holds the whole "
-                    "averaged gradient, which is what sharding avoids.",
+                    say("ch4:sharded all-reduce", rank=rank, nbytes=reduced[0].nbytes),
                     case,
-                    "reduce-scatter the full flat gradient: rank r receives only the average of its shard.",
+                    say("ch4:sharded all-reduce:hint"),
                 )
         forwards = run.traces.phase(rank, "forward_end")
         backwards = run.traces.phase(rank, "backward_end")
         for step, (forward, backward) in enumerate(zip(forwards, backwards, strict=False), start=1):
-            where = f"rank {rank}, step {step}"
+            where = say("ch4:rank step", rank=rank, step=step)
             if not any(e.op in ALL_GATHERS for e in forward):
-                fail(f"{where}: no all-gather in forward.", case, "gather the full parameters in forward.")
+                fail(
+                    say("ch4:no all-gather in forward", where=where),
+                    case,
+                    say("ch4:no all-gather in forward:hint"),
+                )
             if not any(e.op in ALL_GATHERS for e in backward):
                 fail(
-                    f"{where}: no all-gather during backward.",
+                    say("ch4:no all-gather in backward", where=where),
                     case,
-                    "free the full parameters when forward returns and gather them again when "
-                    "backward needs them (torch.autograd.graph.saved_tensors_hooks).",
+                    say("ch4:no all-gather in backward:hint"),
                 )
             if not any(e.op in REDUCE_SCATTERS for e in backward):
-                fail(f"{where}: no reduce-scatter of the gradients during backward.", case, FSDP_LAYOUT)
+                fail(say("ch4:no reduce-scatter in backward", where=where), case, say("ch4:fsdp layout:hint"))
             _assert_sharded_step_sends_enough(forward, backward, where, case)
             gathered = sum(e.nbytes for e in forward + backward if e.op in ALL_GATHERS)
             if gathered > 2 * shard_bytes:
-                fail(
-                    f"{where}: contributed {gathered} B to all-gathers; gathering the parameters twice "
-                    f"(forward, backward) takes 2 × {shard_bytes} B from each rank.",
-                    case,
-                )
+                fail(say("ch4:gathered too much", where=where, gathered=gathered, shard=shard_bytes), case)

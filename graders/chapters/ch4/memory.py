@@ -11,6 +11,7 @@ from __future__ import annotations
 from graders.chapters.ch4 import reference
 from graders.chapters.ch4.cases import TrainCase
 from graders.chapters.ch4.checks import assert_sharded_trains_like_one_device
+from graders.messages import say
 from graders.training.memory_promises import LivePromise, assert_live_promises, single_device_activations
 
 #: bytes of bookkeeping a rank may keep beyond the promise (a step counter, a flag tensor)
@@ -28,41 +29,38 @@ def sharded_promises(case: TrainCase) -> list[LivePromise]:
     return [
         LivePromise(
             "kept",
-            "kept between steps",
-            f"the shard ({shard:,} bytes), its gradient and optimizer state, and the frozen parameters",
+            say("ch4:memory:kept:label"),
+            say("ch4:memory:kept", shard=shard),
             lambda live: at_rest + shard + SLACK,
-            hint="release the module's own trainable parameters at construction and keep the shard as "
-            "its own tensor (a slice of a bigger tensor keeps all of it alive: clone it).",
+            hint=say("ch4:memory:kept:hint"),
         ),
         LivePromise(
             "at_forward_end",
-            "alive when forward ended",
-            "a single device's activations, the shard and its state: nothing gathered",
+            say("ch4:memory:at forward end:label"),
+            say("ch4:memory:at forward end"),
             lambda live: single_device_activations(live, "at_forward_end") + at_rest + SLACK,
-            hint="autograd saves the weights a layer used: with saved_tensors_hooks, save where a view "
-            "of the gathered parameter sits instead of the view, and gather again in backward.",
+            hint=say("ch4:memory:at forward end:hint"),
         ),
         LivePromise(
             "gathered:forward",
-            "gathered in forward",
-            f"the flat parameter gathered once ({gathered:,} bytes)",
+            say("ch4:memory:gathered in forward:label"),
+            say("ch4:memory:gathered in forward", gathered=gathered),
             lambda live: gathered + SLACK,
-            hint="gather the full flat parameter once per forward.",
+            hint=say("ch4:memory:gathered in forward:hint"),
         ),
         LivePromise(
             "gathered:backward",
-            "gathered in backward",
-            f"the flat parameter gathered again once ({gathered:,} bytes)",
+            say("ch4:memory:gathered in backward:label"),
+            say("ch4:memory:gathered in backward", gathered=gathered),
             lambda live: gathered + SLACK,
-            hint="gather the full flat parameter once for backward, and drop it when the gradient is done.",
+            hint=say("ch4:memory:gathered in backward:hint"),
         ),
         LivePromise(
             "peak:forward",
-            "peak in forward",
-            f"a single device's activations, the shard and its state, and the gathered flat parameter "
-            f"once ({gathered:,} bytes)",
+            say("ch4:memory:peak in forward:label"),
+            say("ch4:memory:peak in forward", gathered=gathered),
             lambda live: single_device_activations(live, "forward") + at_rest + gathered + SLACK,
-            hint="gather the full flat parameter once per forward and drop it when forward returns.",
+            hint=say("ch4:memory:peak in forward:hint"),
         ),
     ]
 
@@ -70,4 +68,4 @@ def sharded_promises(case: TrainCase) -> list[LivePromise]:
 def assert_sharded_memory(run, case: TrainCase) -> None:
     assert_sharded_trains_like_one_device(run, case)
     lives = {rank: run[rank]["live"] for rank in case.ranks}
-    assert_live_promises(lives, sharded_promises(case), f"ShardedDataParallel, {case.n} ranks", case)
+    assert_live_promises(lives, sharded_promises(case), say("ch4:memory:title", n=case.n), case)

@@ -9,31 +9,24 @@ from __future__ import annotations
 from graders.chapters.ch5 import reference
 from graders.chapters.ch5.cases import PAPER_TABLE, CostCase, TrainCase
 from graders.checks import assert_number_close, fail
+from graders.messages import Text, each_lang, in_lang, say
 from graders.training import assert_history_close
 from graders.training.ledger import render_bars
-
-NO_GRAD_HINT = (
-    "A parameter that gets no gradient may be skipped or stepped with a zero gradient, but "
-    "frozen parameters (requires_grad=False) are never updated, and a tied weight is one parameter."
-)
-ZERO_HINT = "average the gradients over the group (sum, then divide by the group size) before stepping."
-ZERO3_HINT = (
-    "the gradient of a gathered parameter is reduce-scattered and divided by the group size; "
-    "a tied weight is one shard, gathered wherever it is used."
-)
 
 
 def value_of(run, rank: int, case):
     value = run[rank]
     if not isinstance(value, dict):
-        fail(f"rank {rank} returned nothing to grade.", case)
+        fail(say("ch5:returned nothing", rank=rank), case)
     return value
 
 
 def assert_trained_like_one_device(
-    run, case: TrainCase, hint: str = ZERO_HINT, *, last_step_only: bool = False
+    run, case: TrainCase, hint: Text | None = None, *, last_step_only: bool = False
 ) -> None:
-    """Every group rank ends each step (or the last) with the parameters of one device."""
+    """Every group rank ends each step (or the last) with the parameters of one device
+    (``hint`` defaults to averaging the gradients over the group)."""
+    hint = say("ch5:zero:hint") if hint is None else hint
     skip, zero = reference.histories(case)
     if last_step_only:
         skip, zero = skip[-1:], zero[-1:]
@@ -51,12 +44,13 @@ def assert_trained_like_one_device(
 
 def assert_zero_result(run, case: TrainCase) -> None:
     """ZeRO-1 and ZeRO-2: the parameters after every step."""
-    assert_trained_like_one_device(run, case, ZERO_HINT + " " + NO_GRAD_HINT)
+    assert_trained_like_one_device(run, case, say("ch5:zero:hint") + " " + say("ch5:no grad:hint"))
 
 
 def assert_zero3_result(run, case: TrainCase) -> None:
     """ZeRO-3: the parameters gathered from the shards after the last step."""
-    assert_trained_like_one_device(run, case, ZERO3_HINT + " " + NO_GRAD_HINT, last_step_only=True)
+    hint = say("ch5:zero3:hint") + " " + say("ch5:no grad:hint")
+    assert_trained_like_one_device(run, case, hint, last_step_only=True)
 
 
 # -- cross-check with torch's ZeroRedundancyOptimizer ------------------------------------------
@@ -79,9 +73,9 @@ def assert_matches_torch_zero(run, case: TrainCase) -> None:
         assert_history_close(
             keep(value["history"]),
             keep(value["torch"]["history"]),
-            who=f"rank {rank}, your Zero1Optimizer vs torch's ZeroRedundancyOptimizer",
+            who=say("ch5:vs torch zero", rank=rank),
             case=case,
-            hint="both start from the same model and average the same gradients.",
+            hint=say("ch5:vs torch zero:hint"),
         )
     ours = sum(run[r]["memory"]["state_bytes"] for r in case.ranks)
     theirs = sum(run[r]["torch"]["state_bytes"] for r in case.ranks)
@@ -91,21 +85,27 @@ def assert_matches_torch_zero(run, case: TrainCase) -> None:
     allowance = case.optimizer.states_per_element * (padding + no_grad) * facts.itemsize
     allowance += reference.STEP_BYTES * tensors * case.n
     if ours > theirs + allowance:
+        yours, torchs = say("ch5:state vs torch:yours"), say("ch5:state vs torch:torch's")
         ledgers = {
-            r: {
-                "your state": run[r]["memory"]["state_bytes"],
-                "torch's state": run[r]["torch"]["state_bytes"],
-            }
+            r: {yours: run[r]["memory"]["state_bytes"], torchs: run[r]["torch"]["state_bytes"]}
             for r in case.ranks
         }
         fail(
-            f"over all ranks your Zero1Optimizer holds {ours} bytes of optimizer state; torch's "
-            f"ZeroRedundancyOptimizer holds {theirs} (yours may exceed it by {allowance} for padding "
-            "and parameters without gradient). Some state is replicated across ranks.\n"
-            + render_bars(f"optimizer state, {case.n} ranks", ledgers),
+            say("ch5:state vs torch", ours=ours, theirs=theirs, allowance=allowance)
+            + _bars(say("ch5:state vs torch:title", n=case.n), ledgers),
             case,
-            "each element's optimizer state lives on exactly one rank.",
+            say("ch5:state vs torch:hint"),
         )
+
+
+def _bars(title: Text, ledgers) -> Text:
+    """:func:`render_bars` of ``ledgers`` (whose categories are Texts) drawn in every language."""
+
+    def draw(lang: str) -> str:
+        in_one = {rank: {in_lang(c, lang): v for c, v in ledger.items()} for rank, ledger in ledgers.items()}
+        return in_lang(render_bars(in_lang(title, lang), in_one), lang)
+
+    return each_lang(draw)
 
 
 # -- ZeRO-Offload ------------------------------------------------------------------------------
@@ -116,150 +116,92 @@ def assert_offload_result(run, case) -> None:
     model_history, master_history = reference.mixed_precision(case)
     zero_models, zero_masters = reference.mixed_precision(case, zero_missing_grads=True)
     value = value_of(run, 0, case)
-    hint = (
-        "master = param.float() once; each step master.grad = param.grad.float(), step on the "
-        "masters, then param.copy_(master)."
-    )
+    hint = say("ch5:offload:hint")
     names = reference.trained_names()
     masters = value["masters"]
     for k, got in enumerate(masters):
         if not isinstance(got, list) or len(got) != len(names):
-            fail(
-                f"after step {k + 1}: the inner optimizer steps {len(got)} tensor(s); expected one fp32 "
-                f"master per trained parameter ({len(names)}: {', '.join(names)}), in order.",
-                case,
-                hint,
-            )
+            said = {"step": k + 1, "count": len(got), "n": len(names), "names": ", ".join(names)}
+            fail(say("ch5:offload:masters per step", **said), case, hint)
     as_named = [dict(zip(names, step, strict=True)) for step in masters]
     as_expected = [dict(zip(names, step, strict=True)) for step in master_history]
     also = [dict(zip(names, step, strict=True)) for step in zero_masters]
-    assert_history_close(as_named, as_expected, who="the fp32 masters", case=case, hint=hint, also=also)
+    masters_are = say("ch5:offload:the masters")
+    assert_history_close(as_named, as_expected, who=masters_are, case=case, hint=hint, also=also)
+    model_is = say("ch5:offload:the model")
     assert_history_close(
-        value["history"], model_history, who="the bf16 model", case=case, hint=hint, also=zero_models
+        value["history"], model_history, who=model_is, case=case, hint=hint, also=zero_models
     )
 
 
 def assert_offload_placement(run, case) -> None:
     facts = value_of(run, 0, case)["placement"]
-    hint = "the host store holds fp32 copies; the device model stays bf16 and is updated in place."
+    hint = say("ch5:placement:hint")
     if facts["instances"] == 0 or facts["inner_steps"] < case.steps:
-        fail(
-            f"the optimizer built with optimizer_cls stepped {facts['inner_steps']} time(s) in "
-            f"{case.steps} training steps: the step must run in it, on the masters.",
-            case,
-            hint,
-        )
+        fail(say("ch5:placement:inner steps", steps=facts["inner_steps"], total=case.steps), case, hint)
     names = reference.trained_names()
     if len(facts["masters"]) != len(names):
-        fail(
-            f"the inner optimizer steps {len(facts['masters'])} tensors; expected one master per trained "
-            f"parameter ({len(names)}).",
-            case,
-            hint,
-        )
-    host_hint = (
-        "make each master on the host: p.detach().to(host, torch.float32, copy=True); a copy made next "
-        "to the parameter (p.float(), p.clone()) stays on the device. (The graders keep the device and "
-        "the host apart even on a machine with only a CPU.)"
-    )
+        fail(say("ch5:placement:master count", count=len(facts["masters"]), n=len(names)), case, hint)
+    host_hint = say("ch5:placement:host:hint")
     for name, master in zip(names, facts["masters"], strict=True):
-        where = f"the master of {name!r}"
+        where = say("ch5:placement:master of", name=name)
         if master["dtype"] != "float32":
-            fail(f"{where} is {master['dtype']}; master weights are float32.", case, hint)
+            fail(say("ch5:placement:master dtype", where=where, dtype=master["dtype"]), case, hint)
         if master["where"] != "host":
-            fail(
-                f"{where} lives on the device, next to the model; the masters live in the host store.",
-                case,
-                host_hint,
-            )
+            fail(say("ch5:placement:master on device", where=where), case, host_hint)
         if master["grad_where"] == "device":
-            fail(
-                f"the gradient of {where} is on the device; move each gradient to the host "
-                "(p.grad.to(host, torch.float32)) before the step.",
-                case,
-                host_hint,
-            )
+            fail(say("ch5:placement:gradient on device", where=where), case, host_hint)
         if master["shares_model_memory"]:
-            fail(f"{where} shares memory with the model's parameter: it must be a copy.", case, hint)
+            fail(say("ch5:placement:shares memory", where=where), case, hint)
     for state in facts["state"]:
         if state["dtype"] != "float32" or state["where"] != "host":
-            fail(
-                f"optimizer state of dtype {state['dtype']} on the {state['where']}: the state of fp32 "
-                "masters is fp32 on the host.",
-                case,
-                host_hint,
-            )
+            fail(say("ch5:placement:state", dtype=state["dtype"], where=state["where"]), case, host_hint)
     model = zip(names, facts["model_dtypes"], facts["model_where"], facts["model_in_place"], strict=True)
     for name, dtype, where, in_place in model:
         if dtype != "bfloat16":
-            fail(
-                f"the model's parameter {name!r} became {dtype}; the device model stays bfloat16.", case, hint
-            )
+            fail(say("ch5:placement:model dtype", name=name, dtype=dtype), case, hint)
         if where != "device":
-            fail(
-                f"the model's parameter {name!r} moved to the host; the model stays on the device.",
-                case,
-                hint,
-            )
+            fail(say("ch5:placement:model on host", name=name), case, hint)
         if not in_place:
-            fail(
-                f"the model's parameter {name!r} now lives in new memory; copy the master into it in "
-                "place (param.copy_(master)) so the device keeps its own buffers.",
-                case,
-                hint,
-            )
+            fail(say("ch5:placement:model not in place", name=name), case, hint)
 
 
 # -- the cost model ------------------------------------------------------------------------------
 
-STAGE_HINT = (
-    "per parameter: 2 bytes of fp16 weights, 2 of fp16 gradients, K of optimizer state; stage 1 "
-    "divides the K bytes by N, stage 2 the gradients too, stage 3 everything."
-)
-COMM_HINT = (
-    "count passes of Φ elements, as the paper does (a ring's (N-1)/N rounded to 1): stages 0-2 "
-    "send two per step (2Φ), stage 3 three (parameters gathered in forward and again in backward)."
-)
 
-
-def _number(reply: dict, what: str, case, hint: str) -> float:
+def _number(reply: dict, what: Text | str, case, hint: Text) -> float:
     if "raised" in reply:
-        fail(f"{what}: raised {reply['raised']} for a valid stage.", case, hint)
+        fail(say("ch5:cost:raised", what=what, raised=reply["raised"]), case, hint)
     value = reply["value"]
     if not isinstance(value, int | float) or isinstance(value, bool):
-        fail(f"{what}: expected a number, got {value!r}.", case, hint)
+        fail(say("expected a number", what=what, got=value), case, hint)
     return value
 
 
-def _assert_answer(reply: dict, expected, what: tuple[str, str], case: CostCase, hint: str) -> None:
+def _assert_answer(reply: dict, expected, what: tuple[Text, Text], case: CostCase, hint: Text) -> None:
     """A stage that does not exist must raise ValueError; a valid one must give ``expected(case)``.
 
     ``what`` names the answer twice: briefly, then with its unit for the comparison."""
     if case.stage not in (0, 1, 2, 3):
         if reply.get("raised") != "ValueError":
-            fail(f"stage {case.stage} does not exist: expected ValueError, got {reply.get('value')!r}.", case)
+            fail(say("ch5:cost:no such stage", stage=case.stage, got=reply.get("value")), case)
         return
     value = _number(reply, what[0], case, hint)
     assert_number_close(value, expected(case), what[1], case, hint)
 
 
 def assert_memory_per_gpu(reply: dict, case: CostCase) -> None:
-    what = ("GB per GPU", "GB per GPU (1 GB = 1e9 bytes)")
-    _assert_answer(reply, reference.memory_per_gpu, what, case, STAGE_HINT)
+    what = (say("ch5:cost:memory"), say("ch5:cost:memory unit"))
+    _assert_answer(reply, reference.memory_per_gpu, what, case, say("ch5:stage:hint"))
 
 
 def assert_paper_table(replies: list[dict], reply: dict, case: CostCase) -> None:
     """``replies[i]`` answers the paper's row ``PAPER_TABLE[i]``; ``reply`` answers ``case``."""
     for (stage, printed), row_reply in zip(PAPER_TABLE, replies, strict=True):
         row = paper_row(stage)
-        value = _number(row_reply, f"stage {stage}", row, STAGE_HINT)
+        value = _number(row_reply, f"stage {stage}", row, say("ch5:stage:hint"))
         if abs(value - printed) > 0.05:
-            fail(
-                f"the ZeRO paper gives {printed} GB per GPU for stage {stage} (7.5B parameters, 64 GPUs, "
-                f"K = 12); your function gives {value!r}.",
-                row,
-                STAGE_HINT,
-            )
+            fail(say("ch5:cost:paper", printed=printed, stage=stage, value=value), row, say("ch5:stage:hint"))
     assert_memory_per_gpu(reply, case)
 
 
@@ -269,5 +211,5 @@ def paper_row(stage: int) -> CostCase:
 
 
 def assert_comm_volume(reply: dict, case: CostCase) -> None:
-    what = ("elements sent per GPU", "elements sent per GPU per step")
-    _assert_answer(reply, reference.comm_volume, what, case, COMM_HINT)
+    what = (say("ch5:cost:comm"), say("ch5:cost:comm unit"))
+    _assert_answer(reply, reference.comm_volume, what, case, say("ch5:comm:hint"))

@@ -18,18 +18,10 @@ from __future__ import annotations
 from graders.chapters.ch5 import reference
 from graders.chapters.ch5.cases import TrainCase
 from graders.chapters.ch5.checks import assert_trained_like_one_device, value_of
+from graders.messages import say
 from graders.training.memory_promises import LivePromise, assert_live_promises, single_device_activations
 
 SLACK = reference.LIVE_SLACK_BYTES
-
-KEEP_HINT = (
-    "keep nothing of the full model between steps: no full gradients, no copies, in attributes, "
-    "globals or closures alike; only this rank's partition, its gradient and its optimizer state."
-)
-STATE_HINT = (
-    "build the inner optimizer on this rank's partition only: the state of elements another rank "
-    "owns must not exist here, whatever class or container holds it."
-)
 
 
 def _partitioned_state(case: TrainCase) -> list[LivePromise]:
@@ -43,20 +35,19 @@ def _partitioned_state(case: TrainCase) -> list[LivePromise]:
     return [
         LivePromise(
             "kept",
-            "kept between steps",
-            f"a partition of the parameters, of their gradients and {k} optimizer state(s) per element",
+            say("ch5:memory:kept:label"),
+            say("ch5:memory:kept partition", k=k),
             lambda live: (k + 2) * part + steps + SLACK,
             total=(k + 2) * parts + case.n * (steps + SLACK),
-            hint=KEEP_HINT,
+            hint=say("ch5:memory:keep:hint"),
         ),
         LivePromise(
             "state",
-            "optimizer state",
-            f"optimizer state for this rank's partition only ({k} per element, and a gradient "
-            "buffer kept for the next step)",
+            say("ch5:memory:state:label"),
+            say("ch5:memory:state", k=k),
             lambda live: (k + 1) * part + steps + SLACK,
             total=(k + 1) * parts + case.n * (steps + SLACK),
-            hint=STATE_HINT,
+            hint=say("ch5:memory:state:hint"),
         ),
     ]
 
@@ -71,29 +62,24 @@ def _gradients_partitioned(case: TrainCase) -> list[LivePromise]:
     return [
         LivePromise(
             "on_the_wire",
-            "on the wire in backward",
-            f"one bucket on the wire while the next is launched: at most {wire:,} bytes held by "
-            "asynchronous collectives at once",
+            say("ch5:memory:on the wire:label"),
+            say("ch5:memory:on the wire", wire=wire),
             lambda live: wire + SLACK,
-            hint="wait for the previous bucket's reduce-scatter when you launch the next one, not for "
-            "all of them when backward ends.",
+            hint=say("ch5:memory:on the wire:hint"),
         ),
         LivePromise(
             "grads_at_backward_end",
-            "gradients at backward end",
-            "this rank's reduced chunks, the last bucket still on the wire and the gradients of the "
-            f"buckets that wait for step() ({waiting:,} bytes)",
+            say("ch5:memory:grads at backward end:label"),
+            say("ch5:memory:grads at backward end", waiting=waiting),
             lambda live: part + last + last // case.n + waiting + SLACK,
-            hint="once a bucket is reduce-scattered, set the .grad of its parameters to None and drop "
-            "its buffer: only the reduced chunk this rank owns is worth keeping.",
+            hint=say("ch5:memory:grads at backward end:hint"),
         ),
         LivePromise(
             "fresh:backward",
-            "gradients in backward",
-            "a single device's backward working set (the gradients of activations), plus the rank's "
-            f"chunks and at most three buckets of {bucket:,} bytes at once",
+            say("ch5:memory:grads in backward:label"),
+            say("ch5:memory:grads in backward", bucket=bucket),
             lambda live: live["plain"]["backward_working_set"] + part + waiting + 3 * bucket + SLACK,
-            hint="free a bucket's gradients as soon as its reduce-scatter is launched, during backward.",
+            hint=say("ch5:memory:grads in backward:hint"),
         ),
     ]
 
@@ -116,44 +102,38 @@ def _parameters_partitioned(case: TrainCase) -> list[LivePromise]:
     return [
         LivePromise(
             "kept",
-            "kept between steps",
-            "the shards of the parameters, of their gradients and of the optimizer state",
+            say("ch5:memory:kept:label"),
+            say("ch5:memory:kept shards"),
             lambda live: kept + SLACK,
-            hint=KEEP_HINT,
+            hint=say("ch5:memory:keep:hint"),
         ),
         LivePromise(
             "at_forward_end",
-            "alive when forward ended",
-            "a single device's activations, the shards and their state, and at most one gathered "
-            f"layer ({layer:,} bytes)",
+            say("ch5:memory:at forward end:label"),
+            say("ch5:memory:at forward end", layer=layer),
             lambda live: single_device_activations(live, "at_forward_end") + at_rest + layer + SLACK,
-            hint="autograd saves the weights a layer used: with saved_tensors_hooks, save a key instead "
-            "of a gathered parameter, and gather it again in backward.",
+            hint=say("ch5:memory:at forward end:hint"),
         ),
         LivePromise(
             "gathered:forward",
-            "gathered in forward",
-            f"one layer gathered at a time, or two while the next is prefetched ({two_layers:,} bytes)",
+            say("ch5:memory:gathered in forward:label"),
+            say("ch5:memory:gathered in forward", two_layers=two_layers),
             lambda live: two_layers + SLACK,
-            hint="gather a layer's parameters in its own forward pre-hook (or prefetch only the next "
-            "layer's), and release them after its forward: never the whole model at once.",
+            hint=say("ch5:memory:gathered in forward:hint"),
         ),
         LivePromise(
             "gathered:backward",
-            "gathered in backward",
-            f"one layer gathered again at a time, or two while the next is prefetched ({two_layers:,} bytes)",
+            say("ch5:memory:gathered in backward:label"),
+            say("ch5:memory:gathered in backward", two_layers=two_layers),
             lambda live: two_layers + SLACK,
-            hint="in backward, gather a layer's parameters when autograd unpacks them and let them go "
-            "when its gradient is done: never the whole model at once.",
+            hint=say("ch5:memory:gathered in backward:hint"),
         ),
         LivePromise(
             "peak:forward",
-            "peak in forward",
-            "a single device's activations, the shards and their state, and one layer gathered at a "
-            f"time, or two while the next is prefetched ({two_layers:,} bytes)",
+            say("ch5:memory:peak in forward:label"),
+            say("ch5:memory:peak in forward", two_layers=two_layers),
             lambda live: single_device_activations(live, "forward") + at_rest + two_layers + SLACK,
-            hint="gather a layer's parameters in its own forward pre-hook and release them after its "
-            "forward, never the whole model at once.",
+            hint=say("ch5:memory:peak in forward:hint"),
         ),
     ]
 
@@ -164,15 +144,19 @@ def _lives(run, case: TrainCase) -> dict[int, dict]:
 
 def assert_zero1_memory(run, case: TrainCase) -> None:
     assert_trained_like_one_device(run, case)
-    assert_live_promises(_lives(run, case), _partitioned_state(case), f"ZeRO-1, {case.n} ranks", case)
+    assert_live_promises(
+        _lives(run, case), _partitioned_state(case), say("ch5:memory:title", stage=1, n=case.n), case
+    )
 
 
 def assert_zero2_memory(run, case: TrainCase) -> None:
     assert_trained_like_one_device(run, case)
     promises = _gradients_partitioned(case) + _partitioned_state(case)
-    assert_live_promises(_lives(run, case), promises, f"ZeRO-2, {case.n} ranks", case)
+    assert_live_promises(_lives(run, case), promises, say("ch5:memory:title", stage=2, n=case.n), case)
 
 
 def assert_zero3_memory(run, case: TrainCase) -> None:
     assert_trained_like_one_device(run, case, last_step_only=True)
-    assert_live_promises(_lives(run, case), _parameters_partitioned(case), f"ZeRO-3, {case.n} ranks", case)
+    assert_live_promises(
+        _lives(run, case), _parameters_partitioned(case), say("ch5:memory:title", stage=3, n=case.n), case
+    )

@@ -20,6 +20,7 @@ import torch
 from torch import nn
 
 from graders.chapters.ch5.cases import CostCase, OffloadCase, TrainCase
+from graders.messages import Text, join, say
 from graders.training import FunctionalOptimizer, train_single_device, trainable
 from graders.training.models import build_model, lm_loss, make_batches, named_parameters
 
@@ -298,14 +299,14 @@ def reduce_scatter_bytes(case: TrainCase, bucket: tuple[int, ...]) -> tuple[int,
     return numel * facts.itemsize, max(per_parameter, aligned)
 
 
-def describe_buckets(case: TrainCase) -> str:
+def describe_buckets(case: TrainCase) -> Text:
     facts = model_facts()
     layout = buckets(case)
     parts = []
     for bucket, done in zip(layout.members, layout.complete, strict=True):
         names = ", ".join(facts.names[i] for i in bucket)
-        parts.append(f"[{names}]" + ("" if done else " (has a parameter without gradient)"))
-    return " ".join(parts)
+        parts.append(f"[{names}]" if done else say("ch5:zero2:bucket without gradient", names=names))
+    return join(" ", parts)
 
 
 # -- ZeRO-Offload: mixed precision with the same casts -----------------------------------------

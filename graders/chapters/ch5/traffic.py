@@ -12,6 +12,7 @@ from graders.chapters.ch5.checks import assert_trained_like_one_device
 from graders.checks import fail
 from graders.comm.overlap import describe_late, late_bucket, unreported
 from graders.comm.volume import ALL_GATHERS, ALL_REDUCES, REDUCE_SCATTERS, of_family, wire_bytes
+from graders.messages import Text, say
 
 
 def _steps(traces, rank: int, case: TrainCase, *, with_ready: bool = False):
@@ -21,33 +22,35 @@ def _steps(traces, rank: int, case: TrainCase, *, with_ready: bool = False):
     backward = traces.phase(rank, "backward_end", with_ready=with_ready)
     step = traces.phase(rank, "step_end")
     if not (len(forward) == len(backward) == len(step) == case.steps):
-        fail(f"rank {rank}: the training loop did not complete {case.steps} steps.", case)
+        fail(say("ch5:steps incomplete", rank=rank, steps=case.steps), case)
     return list(zip(forward, backward, step, strict=True))
 
 
-def _where(events) -> str:
+def _where(events) -> Text | str:
     sites = sorted({e.site for e in events if e.site})
-    return f" (at {', '.join(sites[:2])})" if sites else ""
+    return say("ch5:at sites", sites=", ".join(sites[:2])) if sites else ""
 
 
 def _assert_no_all_reduce(events, rank, k, case, stage, hint) -> None:
     reduces = of_family(events, ALL_REDUCES)
     if reduces:
-        fail(
-            f"rank {rank}, step {k + 1}: {len(reduces)} all-reduce(s) of {sum(e.nbytes for e in reduces)} "
-            f"bytes{_where(reduces)}; {stage} never all-reduces the gradients.",
-            case,
-            hint,
-        )
+        nbytes = sum(e.nbytes for e in reduces)
+        said = {
+            "rank": rank,
+            "step": k + 1,
+            "count": len(reduces),
+            "nbytes": nbytes,
+            "where": _where(reduces),
+        }
+        fail(say("ch5:all-reduce", **said, stage=stage), case, hint)
 
 
 def _assert_params_all_gathered(step_calls, rank, k, case, name) -> None:
     if not of_family(step_calls, ALL_GATHERS):
         fail(
-            f"rank {rank}, step {k + 1}: {name}.step() issued no all-gather; every rank must get the "
-            "other ranks' updated shards back.",
+            say("ch5:no all-gather in step", rank=rank, step=k + 1, name=name),
             case,
-            "all-gather the updated shards (all_gather_single) and copy them into the parameters.",
+            say("ch5:no all-gather in step:hint"),
         )
 
 
@@ -55,14 +58,8 @@ def _assert_wire_at_most(calls, rank, k, case, name) -> None:
     sent, limit = wire_bytes(calls), reference.wire_bytes_limit(case)
     if sent > limit + 0.5:
         kinds = ", ".join(sorted({e.op for e in calls}))
-        fail(
-            f"rank {rank}, step {k + 1}: {name} sent {sent:,.0f} bytes ({kinds}); a reduce-scatter "
-            f"of the gradients plus an all-gather of the parameters sends {limit:,.0f}, the same as "
-            "data parallelism's all-reduce.",
-            case,
-            "each rank needs only the averaged gradient of its own shard: reduce-scatter it instead "
-            "of all-reducing the whole gradient.",
-        )
+        said = {"rank": rank, "step": k + 1, "name": name, "sent": sent, "kinds": kinds, "limit": limit}
+        fail(say("ch5:wire", **said), case, say("ch5:wire:hint"))
 
 
 def _sent_to(events, family) -> int:
@@ -70,34 +67,27 @@ def _sent_to(events, family) -> int:
 
 
 def _assert_sends_at_least(
-    per_rank, case: TrainCase, k: int, family, least: int, what: str, hint: str
+    per_rank, case: TrainCase, k: int, family, least: int, what: Text, hint: Text
 ) -> None:
     """Each rank hands ``family`` calls at least ``least`` bytes in step ``k`` (``per_rank[rank]``
     are its calls): what every rank must contribute."""
     for rank, events in per_rank.items():
         sent = _sent_to(events, family)
         if sent < least:
-            fail(f"rank {rank}, step {k + 1}: {sent:,} bytes {what}; at least {least:,} must go.", case, hint)
+            said = {"rank": rank, "step": k + 1, "sent": sent, "what": what, "least": least}
+            fail(say("ch5:sent too little", **said), case, hint)
 
 
 def _assert_group_sends_at_least(
-    per_rank, case: TrainCase, k: int, family, least: int, what: str, hint: str
+    per_rank, case: TrainCase, k: int, family, least: int, what: Text, hint: Text
 ) -> None:
     """The ranks together hand ``family`` calls at least ``least`` bytes in step ``k``: every
     element must be sent by the rank that owns it."""
     sent = {rank: _sent_to(events, family) for rank, events in per_rank.items()}
     if sum(sent.values()) < least:
         shares = ", ".join(f"rank {rank}: {got:,}" for rank, got in sent.items())
-        fail(
-            f"step {k + 1}: the ranks together sent {sum(sent.values()):,} bytes {what} ({shares}); every "
-            f"element must be sent by the rank that owns it: at least {least:,}.",
-            case,
-            hint,
-        )
-
-
-GATHER_HINT = "all-gather every updated shard (all_gather_single) and copy the result into the parameters."
-REDUCE_HINT = "every rank hands its whole gradient to the reduction: each rank's chunk needs everyone's."
+        said = {"step": k + 1, "total": sum(sent.values()), "what": what, "shares": shares, "least": least}
+        fail(say("ch5:group sent too little", **said), case, hint)
 
 
 def _assert_optimizer_stage_sends_enough(run, case: TrainCase, phase_of_reduction: str) -> None:
@@ -111,11 +101,11 @@ def _assert_optimizer_stage_sends_enough(run, case: TrainCase, phase_of_reductio
             rank: (steps[rank][k][1] if phase_of_reduction == "backward" else []) + steps[rank][k][2]
             for rank in case.ranks
         }
-        what = "into reduce-scatters or all-reduces of the gradients"
-        _assert_sends_at_least(reductions, case, k, REDUCE_SCATTERS + ALL_REDUCES, grads, what, REDUCE_HINT)
+        what, hint = say("ch5:sent:gradients into reductions"), say("ch5:reduce:hint")
+        _assert_sends_at_least(reductions, case, k, REDUCE_SCATTERS + ALL_REDUCES, grads, what, hint)
         gathers = {rank: steps[rank][k][2] for rank in case.ranks}
-        what = "of updated parameters into all-gathers in step()"
-        _assert_group_sends_at_least(gathers, case, k, ALL_GATHERS, trained, what, GATHER_HINT)
+        what, hint = say("ch5:sent:parameters into all-gathers"), say("ch5:gather:hint")
+        _assert_group_sends_at_least(gathers, case, k, ALL_GATHERS, trained, what, hint)
 
 
 def assert_zero1_traffic(run, case: TrainCase) -> None:
@@ -128,8 +118,7 @@ def assert_zero1_traffic(run, case: TrainCase) -> None:
                 k,
                 case,
                 "ZeRO-1",
-                "a rank needs only the averaged gradient of the elements it owns: reduce-scatter the "
-                "gradients; an all-reduce sends the whole average to every rank.",
+                say("ch5:all-reduce:zero1:hint"),
             )
             _assert_params_all_gathered(step, rank, k, case, "Zero1Optimizer")
             _assert_wire_at_most(forward + backward + step, rank, k, case, "Zero1Optimizer")
@@ -139,8 +128,8 @@ def assert_zero1_traffic(run, case: TrainCase) -> None:
 def assert_zero2_traffic(run, case: TrainCase) -> None:
     assert_trained_like_one_device(run, case)
     layout = reference.buckets(case)
-    buckets = f"buckets for bucket_cap_mb={case.bucket_cap_mb}: {reference.describe_buckets(case)}"
-    hint = "reduce-scatter a bucket from a post-accumulate-grad hook as soon as its last gradient arrives."
+    buckets = say("ch5:zero2:buckets", cap=case.bucket_cap_mb, layout=reference.describe_buckets(case))
+    hint = say("ch5:zero2:hint")
     facts = reference.model_facts()
     members = [[facts.names[i] for i in bucket] for bucket in layout.members]
     names = [frozenset(m) if complete else frozenset() for m, complete in zip(members, layout.complete)]
@@ -155,48 +144,51 @@ def assert_zero2_traffic(run, case: TrainCase) -> None:
                 k,
                 case,
                 "ZeRO-2",
-                "an all-reduce leaves the whole gradient on every rank; reduce-scatter leaves each rank "
-                "only the chunk it owns, which is what stage 2 saves.",
+                say("ch5:all-reduce:zero2:hint"),
             )
             during = len(of_family(backward, REDUCE_SCATTERS))
             after = len(of_family(step, REDUCE_SCATTERS))
             if during != layout.during_backward or after != layout.in_step:
-                fail(
-                    f"rank {rank}, step {k + 1}: {during} reduce-scatter(s) during backward and {after} "
-                    f"in step(); expected one per bucket: {layout.during_backward} during backward "
-                    f"and {layout.in_step} in step() (for buckets that miss a gradient).\n{buckets}",
-                    case,
-                    hint,
-                )
+                said = {"rank": rank, "step": k + 1, "during": during, "after": after, "buckets": buckets}
+                expected = {"in_backward": layout.during_backward, "in_step": layout.in_step}
+                fail(say("ch5:zero2:reduce-scatter count", **said, **expected), case, hint)
             for position, (event, b) in enumerate(
                 zip(of_family(backward, REDUCE_SCATTERS), layout.completion, strict=True)
             ):
                 least, most = reference.reduce_scatter_bytes(case, layout.members[b])
                 if not least <= event.nbytes <= most:
+                    which = (
+                        say("ch5:zero2:reduce-scatter size:first")
+                        if position == 0
+                        else say("ch5:zero2:reduce-scatter size:nth", position=position + 1)
+                    )
+                    said = {"rank": rank, "step": k + 1, "position": position + 1, "nbytes": event.nbytes}
+                    bounds = {"least": least, "most": most, "buckets": buckets}
                     fail(
-                        f"rank {rank}, step {k + 1}: reduce-scatter {position + 1} during backward took "
-                        f"{event.nbytes} bytes{_where([event])}; the bucket backward completes "
-                        f"{'first' if position == 0 else f'in position {position + 1}'} holds {least} "
-                        f"bytes of gradients (at most {most} with padding).\n{buckets}",
+                        say(
+                            "ch5:zero2:reduce-scatter size",
+                            **said,
+                            where=_where([event]),
+                            which=which,
+                            **bounds,
+                        ),
                         case,
-                        "buckets are fixed at construction, in reverse parameter order; reduce each one "
-                        "as soon as its last gradient arrives.",
+                        say("ch5:zero2:reduce-scatter size:hint"),
                     )
             silent = unreported(timeline, with_grad)
             if silent:
                 fail(
-                    f"rank {rank}, step {k + 1}: the graders never saw the gradient of "
-                    f"{', '.join(silent)} become ready: their hooks on the parameters were removed.",
+                    say("ch5:hooks removed", rank=rank, step=k + 1, names=", ".join(silent)),
                     case,
-                    "leave the parameters' hooks alone; register your own next to them.",
+                    say("ch5:hooks removed:hint"),
                 )
             late = late_bucket(timeline, names, REDUCE_SCATTERS)
             if late is not None:
+                late_one = describe_late(late, members[late.bucket], "reduce-scatter")
                 fail(
-                    f"rank {rank}, step {k + 1}: "
-                    f"{describe_late(late, members[late.bucket], 'reduce-scatter')}\n{buckets}",
+                    say("ch5:zero2:late bucket", rank=rank, step=k + 1, late=late_one, buckets=buckets),
                     case,
-                    hint + " Launch it with async_op=True, so backward goes on while it travels.",
+                    hint + " " + say("ch5:zero2:late bucket:hint"),
                 )
             _assert_params_all_gathered(step, rank, k, case, "Zero2Optimizer")
             _assert_wire_at_most(calls, rank, k, case, "Zero2Optimizer")
@@ -214,41 +206,33 @@ def assert_zero3_traffic(run, case: TrainCase) -> None:
                 k,
                 case,
                 "ZeRO-3",
-                "reduce-scatter each gradient into the shards; an all-reduce keeps full gradients.",
+                say("ch5:all-reduce:zero3:hint"),
             )
             gathers = of_family(forward, ALL_GATHERS)
             if len(gathers) < 2:
                 fail(
-                    f"rank {rank}, step {k + 1}: {len(gathers)} all-gather(s) in forward; ZeRO-3 gathers "
-                    "each layer's parameters just before that layer runs.",
+                    say("ch5:zero3:all-gathers in forward", rank=rank, step=k + 1, count=len(gathers)),
                     case,
-                    "gather in a forward pre-hook of every submodule that owns parameters.",
+                    say("ch5:zero3:all-gathers in forward:hint"),
                 )
             too_big = [e for e in gathers if e.nbytes > largest]
             if too_big:
+                said = {"rank": rank, "step": k + 1, "nbytes": too_big[0].nbytes, "where": _where(too_big)}
                 fail(
-                    f"rank {rank}, step {k + 1}: an all-gather in forward contributed {too_big[0].nbytes} "
-                    f"bytes{_where(too_big)}, more than this rank's shard of the largest layer "
-                    f"({largest}): the whole model was gathered at once.",
+                    say("ch5:zero3:whole model gathered", **said, largest=largest),
                     case,
-                    "gather layer by layer, so that only one layer is ever complete in memory.",
+                    say("ch5:zero3:whole model gathered:hint"),
                 )
             if of_family(forward, REDUCE_SCATTERS):
-                fail(f"rank {rank}, step {k + 1}: a reduce-scatter ran during forward.", case)
+                fail(say("ch5:zero3:reduce-scatter in forward", rank=rank, step=k + 1), case)
             if not of_family(backward, ALL_GATHERS):
                 fail(
-                    f"rank {rank}, step {k + 1}: no all-gather during backward. ZeRO-3 frees a layer's "
-                    "parameters after its forward and gathers them again when backward needs them.",
+                    say("ch5:zero3:no all-gather in backward", rank=rank, step=k + 1),
                     case,
-                    "torch.autograd.graph.saved_tensors_hooks can swap a saved parameter for a key in "
-                    "forward and gather it again when backward unpacks it.",
+                    say("ch5:zero3:no all-gather in backward:hint"),
                 )
             if not of_family(backward, REDUCE_SCATTERS):
-                fail(
-                    f"rank {rank}, step {k + 1}: no reduce-scatter during backward; the gradients of "
-                    "the gathered parameters must be reduce-scattered into the shards.",
-                    case,
-                )
+                fail(say("ch5:zero3:no reduce-scatter in backward", rank=rank, step=k + 1), case)
     _assert_zero3_sends_enough(run, case)
 
 
@@ -270,8 +254,8 @@ def _assert_zero3_sends_enough(run, case: TrainCase) -> None:
             k,
             ALL_GATHERS,
             used,
-            "of shards into all-gathers in forward",
-            "gather every layer's parameters just before it runs, from every rank's shard.",
+            say("ch5:sent:shards in forward"),
+            say("ch5:zero3:forward gathers:hint"),
         )
         _assert_group_sends_at_least(
             backward,
@@ -279,8 +263,8 @@ def _assert_zero3_sends_enough(run, case: TrainCase) -> None:
             k,
             ALL_GATHERS,
             saved,
-            "of shards into all-gathers in backward",
-            "backward needs the weights forward saved: gather them again when autograd unpacks them.",
+            say("ch5:sent:shards in backward"),
+            say("ch5:zero3:backward gathers:hint"),
         )
         _assert_sends_at_least(
             backward,
@@ -288,6 +272,6 @@ def _assert_zero3_sends_enough(run, case: TrainCase) -> None:
             k,
             REDUCE_SCATTERS,
             facts.bytes_of(facts.gets_grad),
-            "of gradients into reduce-scatters in backward",
-            REDUCE_HINT,
+            say("ch5:sent:gradients into reduce-scatters"),
+            say("ch5:reduce:hint"),
         )

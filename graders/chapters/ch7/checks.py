@@ -28,13 +28,16 @@ from graders.chapters.ch7.simulator import (
 )
 from graders.checks import assert_number_close, assert_tensor_equal, fail
 from graders.errors import GradingFailure
+from graders.messages import Text, join, labelled, say
 
 NAMES = {"gpipe": "GPipe", "1f1b": "1F1B", "interleaved": "interleaved 1F1B"}
 
 
-def schedule_failure(message: str, case, hint: str = "", sim: Simulation | None = None) -> GradingFailure:
+def schedule_failure(
+    message: Text, case, hint: Text | str = "", sim: Simulation | None = None
+) -> GradingFailure:
     """A failure whose message ends with the timeline of ``sim`` and which carries it as a PNG."""
-    text = f"{message}\nexample: {case!r}"
+    text = message + labelled("example", repr(case))
     if sim is not None:
         text += "\n" + timeline.text(sim)
     exc = GradingFailure(text, hint)
@@ -44,50 +47,40 @@ def schedule_failure(message: str, case, hint: str = "", sim: Simulation | None 
     return exc
 
 
-def simulated(raw, case, what: str = "your schedule", *, deadlock_ok: bool = False) -> Simulation:
+def simulated(raw, case, what: Text | None = None, *, deadlock_ok: bool = False) -> Simulation:
     """Check that ``raw`` is a complete, dependency-respecting schedule for ``case`` whose
     messages arrive in the order they are needed, and (unless ``deadlock_ok``) deadlock-free;
-    return its simulation (unit costs)."""
+    return its simulation (unit costs). ``what`` names the schedule (default: "your schedule")."""
+    what = what or say("ch7:your schedule")
     try:
         schedule = normalize(raw, case.p, case.m, case.v)
     except ScheduleError as exc:
-        fail(
-            f"{what} is not well formed: {exc}",
-            case,
-            'return a list with one list per stage of ("F"|"B", microbatch) tuples'
-            + (' (("F"|"B", microbatch, chunk) when interleaved).' if case.v > 1 else "."),
-        )
+        hint = say("ch7:not well formed:hint chunks") if case.v > 1 else say("ch7:not well formed:hint")
+        fail(say("ch7:not well formed", what=what, problem=exc.message), case, hint)
     problems = completeness_problems(schedule, case.m, case.v)
     if problems:
         fail(
-            f"{what} does not run every forward and backward exactly once on every stage:\n  "
-            + "\n  ".join(problems),
+            say("ch7:incomplete", what=what, problems=join("\n  ", problems)),
             case,
-            "each stage runs F and B of every microbatch (and chunk) once.",
+            say("ch7:incomplete:hint"),
         )
     problems = local_order_problems(schedule, case.v)
     if problems:
         fail(
-            f"{what} breaks a dependency:\n  " + "\n  ".join(problems),
+            say("ch7:dependency", what=what, problems=join("\n  ", problems)),
             case,
-            "B(s, mb) needs F(s, mb) on the same stage, and the gradient of B(s + 1, mb).",
+            say("ch7:dependency:hint"),
         )
     problems = message_order_problems(schedule, case.p, case.v)
     if problems:
-        fail(
-            f"{what} cannot run on point-to-point messages:\n  " + "\n  ".join(problems),
-            case,
-            "every stage must handle the microbatches (and chunks) in the same order: the forwards "
-            "in one order, the backwards in one order, on every stage.",
-        )
+        message = say("ch7:point to point", what=what, problems=join("\n  ", problems))
+        fail(message, case, say("ch7:point to point:hint"))
     sim = simulate(schedule, case.p, case.m, case.v)
     if sim.deadlocked and not deadlock_ok:
         raise schedule_failure(
-            f"{what} deadlocks: run with blocking receives, these stages wait for each other forever:\n  "
-            + sim.deadlock_report().replace("\n", "\n  "),
+            say("ch7:deadlock", what=what, waits=sim.deadlock_report(indent="  ")),
             case,
-            "a stage can only run F(mb) once the previous stage has run F(mb), and B(mb) once the "
-            "next stage has run B(mb): follow the waits above around the cycle.",
+            say("ch7:deadlock:hint"),
             sim,
         )
     return sim
@@ -101,14 +94,12 @@ def assert_makespan(sim: Simulation, name: str, case) -> None:
     want = ideal_makespan(name, case.p, case.m, case.v)
     if sim.makespan != want:
         formula = "2(m + (p - 1) / v)" if name == "interleaved" else "2(m + p - 1)"
-        per_chunk = ", 1/v per chunk" if case.v > 1 else ""
+        per_chunk = say("ch7:makespan:per chunk") if case.v > 1 else ""
+        times = {"got": timeline.number(sim.makespan), "want": timeline.number(want)}
         raise schedule_failure(
-            f"under unit costs (a forward and a backward each take 1 per stage{per_chunk}) "
-            f"your schedule finishes at time {timeline.number(sim.makespan)}; {NAMES[name]} finishes at "
-            f"{formula} = {timeline.number(want)}.",
+            say("ch7:makespan", per_chunk=per_chunk, name=NAMES[name], formula=formula, **times),
             case,
-            "a slower schedule leaves stages idle longer than needed: compare your order with the "
-            "timeline above, where the gaps (·) are idle time.",
+            say("ch7:makespan:hint"),
             sim,
         )
 
@@ -119,10 +110,9 @@ def assert_gpipe_order(sim: Simulation, case) -> None:
         if letters != "F" * case.m + "B" * case.m:
             first_b = letters.index("B")
             raise schedule_failure(
-                f"stage {s} runs {label(actions[first_b])} (its action {first_b}) before all its forwards: "
-                "GPipe runs the forwards of every microbatch, then every backward.",
+                say("ch7:gpipe order", s=s, action=label(actions[first_b]), i=first_b),
                 case,
-                "GPipe flushes the pipeline: all m forwards, then all m backwards, on every stage.",
+                say("ch7:gpipe order:hint"),
                 sim,
             )
 
@@ -134,33 +124,25 @@ def assert_one_f_one_b_shape(sim: Simulation, case) -> None:
         before = warmup_forwards(actions)  # the warm-up, plus the steady state's first forward
         if before != min(want + 1, m):
             raise schedule_failure(
-                f"stage {s} runs {before} forward(s) before its first backward; 1F1B warms up with "
-                f"min(p - s - 1, m) = {want} forward(s), and its steady state starts with one more "
-                f"forward (when one is left): {min(want + 1, m)} before the first backward.",
+                say("ch7:warmup", s=s, before=before, want=want, total=min(want + 1, m)),
                 case,
-                "stage s must keep the p - s - 1 stages after it busy until the first gradient comes back.",
+                say("ch7:warmup:hint"),
                 sim,
             )
         peak = max(in_flight(actions), default=0)
         if peak > p - s:
             raise schedule_failure(
-                f"stage {s} holds the activations of {peak} microbatches at once; 1F1B never holds more "
-                f"than p - s = {p - s}.",
-                case,
-                "after the warm-up every forward is followed by a backward, which frees one microbatch.",
-                sim,
+                say("ch7:1f1b peak", s=s, peak=peak, bound=p - s), case, say("ch7:1f1b peak:hint"), sim
             )
         shape = "F" * want + "FB" * (m - want) + "B" * want
         letters = _letters(actions)
         if letters != shape:
             at = next(i for i, (a, b) in enumerate(zip(letters, shape)) if a != b)
+            expected = say("ch7:a forward") if shape[at] == "F" else say("ch7:a backward")
             raise schedule_failure(
-                f"stage {s} runs {label(actions[at])} (its action {at}) where 1F1B runs "
-                f"{'a forward' if shape[at] == 'F' else 'a backward'}: after {want} warm-up forward(s) the "
-                "steady state alternates one forward and one backward, then the cool-down runs the "
-                "remaining backwards.",
+                say("ch7:alternation", s=s, action=label(actions[at]), i=at, expected=expected, want=want),
                 case,
-                f"stage {s}'s pattern is {_short(shape)}.",
+                say("ch7:alternation:hint", s=s, pattern=_short(shape)),
                 sim,
             )
 
@@ -184,7 +166,7 @@ def _short(letters: str) -> str:
     return " ".join(parts)
 
 
-def _interleaved_reference(case) -> tuple[str, list[list[Action]], list[int]]:
+def _interleaved_reference(case) -> tuple[Text | str, list[list[Action]], list[int]]:
     """(name, order, in-flight bound per stage) an interleaved schedule is compared with: with
     one chunk, 1F1B (chunk 0 everywhere, at most p - s in flight); with more, torch's
     ``ScheduleInterleaved1F1B`` and its peak on every stage."""
@@ -192,7 +174,7 @@ def _interleaved_reference(case) -> tuple[str, list[list[Action]], list[int]]:
         order = [[(kind, mb, 0) for kind, mb in row] for row in cases.one_f_one_b_order(case.p, case.m)]
         return "1F1B", order, [case.p - s for s in range(case.p)]
     order = reference.interleaved_1f1b(case.p, case.m, case.v)
-    return "torch's ScheduleInterleaved1F1B", order, [max(in_flight(row), default=0) for row in order]
+    return say("ch7:torch interleaved"), order, [max(in_flight(row), default=0) for row in order]
 
 
 def assert_matches_torch_interleaved(sim: Simulation, case) -> None:
@@ -209,37 +191,37 @@ def assert_matches_torch_interleaved(sim: Simulation, case) -> None:
     name, order, bounds = _interleaved_reference(case)
     ref_sim = simulate(order, case.p, case.m, case.v)
     for s, (mine, theirs) in enumerate(zip(sim.schedule, order)):
-        for kind, word in (("F", "forwards"), ("B", "backwards")):
+        for kind, word, one in (
+            ("F", say("ch7:forwards"), "forward"),
+            ("B", say("ch7:backwards"), "backward"),
+        ):
             ours = [a for a in mine if a[0] == kind]
             wanted = [a for a in theirs if a[0] == kind]
             if ours != wanted:
                 at = next(i for i, (a, b) in enumerate(zip(ours, wanted)) if a != b)
-                raise schedule_failure(
-                    f"stage {s} runs its {word} in another order than {name}: its {word[:-1]} #{at} is "
-                    f"{label(ours[at], case.v)}, the reference's is {label(wanted[at], case.v)}.\n"
-                    f"  yours:     {_labels(ours, case.v)}\n  reference: {_labels(wanted, case.v)}\n"
-                    f"{name}:\n" + timeline.text(ref_sim),
-                    case,
-                    "interleaving is depth-first: p microbatches go through chunk 0, then the same p "
-                    "through chunk 1, ..., then the next p microbatches; backwards visit the chunks "
-                    "in reverse.",
-                    sim,
+                message = say(
+                    "ch7:interleaved order",
+                    s=s,
+                    word=word,
+                    name=name,
+                    one=one,
+                    at=at,
+                    mine=label(ours[at], case.v),
+                    theirs=label(wanted[at], case.v),
+                    ours=_labels(ours, case.v),
+                    wanted=_labels(wanted, case.v),
                 )
+                hint = say("ch7:interleaved order:hint")
+                raise schedule_failure(message + timeline.text(ref_sim), case, hint, sim)
         peak = max(in_flight(mine), default=0)
         if peak > bounds[s]:
-            hint = (
-                "with one chunk, interleaved 1F1B is 1F1B: warm up with min(p - s - 1, m) forwards, "
-                "then alternate."
-                if case.v == 1
-                else "warm up with (p - s - 1) * 2 + (v - 1) * p forwards (at most m * v), then alternate."
-            )
-            raise schedule_failure(
-                f"stage {s} holds {peak} chunk-activations at once; {name} holds at most {bounds[s]} there"
-                + (" (p - s)." if case.v == 1 else "."),
-                case,
-                hint,
-                sim,
-            )
+            if case.v == 1:
+                message = say("ch7:interleaved peak one chunk", s=s, peak=peak, name=name, bound=bounds[s])
+                hint = say("ch7:interleaved peak one chunk:hint")
+            else:
+                message = say("ch7:interleaved peak", s=s, peak=peak, name=name, bound=bounds[s])
+                hint = say("ch7:interleaved peak:hint")
+            raise schedule_failure(message, case, hint, sim)
 
 
 def _labels(actions: Sequence[Action], v: int, limit: int = 16) -> str:
@@ -254,10 +236,9 @@ def assert_bubble_formula(got, case: cases.BubbleCase) -> None:
     assert_number_close(
         got,
         reference.bubble_formula(case),
-        "bubble fraction (idle share of the total time)",
+        say("ch7:bubble formula"),
         case,
-        "each stage idles p - 1 forward+backward slots (their 1/v with v chunks) out of m + p - 1: "
-        "divide the idle time by the total time, not by the useful time.",
+        say("ch7:bubble formula:hint"),
     )
 
 
@@ -266,20 +247,13 @@ def assert_bubble_measured(got, case: cases.BubbleCase) -> None:
     assert_number_close(
         got,
         float(measured),
-        f"your bubble fraction vs. the idle share measured on torch's {case.name} schedule "
-        f"(simulated, backward = 2 × forward: {measured})",
+        say("ch7:bubble measured", name=case.name, measured=measured),
         case,
-        "the idle share does not depend on how long a forward or a backward takes.",
+        say("ch7:bubble measured:hint"),
     )
 
 
 # -- the executor ---------------------------------------------------------------------------------
-
-GRADIENT_HINT = (
-    "the gradient is that of the mean of the microbatch losses: scale each microbatch's loss by "
-    "1 / num_microbatches, receive a gradient for exactly the output you sent, and backpropagate "
-    "each microbatch through the graph of its own forward."
-)
 
 
 def assert_pipeline_gradients(run, case: cases.PipelineCase) -> None:
@@ -289,26 +263,19 @@ def assert_pipeline_gradients(run, case: cases.PipelineCase) -> None:
     for s, rank in enumerate(case.ranks):
         got = run[rank]["grads"]
         for name, want in grads[s].items():
-            what = f"stage {s} (rank {rank}): gradient of {name}"
+            what = say("ch7:gradient of", s=s, rank=rank, name=name)
             if want is None and got.get(name) is not None:
-                fail(
-                    f"{what} should stay None: the parameter is frozen or unused.",
-                    case,
-                    "only parameters that take part in the forward get a gradient.",
-                )
+                fail(say("ch7:should stay none", what=what), case, say("ch7:should stay none:hint"))
             if want is not None:
-                assert_tensor_equal(got.get(name), want, what=what, case=case, hint=GRADIENT_HINT)
+                hint = say("ch7:gradient:hint")
+                assert_tensor_equal(got.get(name), want, what=what, case=case, hint=hint)
     last = case.ranks[-1]
     returned = run[last]["returned"]
     value = returned.item() if hasattr(returned, "numel") and returned.numel() == 1 else returned
     if not isinstance(value, int | float) or isinstance(value, bool):
-        fail(f"the last stage (rank {last}) must return the mean loss, got {returned!r}.", case)
+        fail(say("ch7:loss not a number", rank=last, returned=returned), case)
     if abs(value - loss.item()) > 1e-5 * max(1.0, abs(loss.item())):
-        fail(
-            f"the last stage (rank {last}) returned loss {value!r}, the batch mean loss is {loss.item()!r}.",
-            case,
-            "return the mean of the microbatch losses.",
-        )
+        fail(say("ch7:wrong loss", rank=last, got=value, want=loss.item()), case, say("ch7:wrong loss:hint"))
 
 
 def assert_activation_peak(run, case: cases.PipelineCase) -> None:
@@ -317,29 +284,20 @@ def assert_activation_peak(run, case: cases.PipelineCase) -> None:
     assert_pipeline_gradients(run, case)
     for s, rank in enumerate(case.ranks):
         if not run[rank]["meters_intact"]:
-            fail(
-                f"stage {s} (rank {rank}) removed the hooks of its stage module: the grader measures "
-                "the stored activations with them. Leave the module's hooks alone.",
-                case,
-            )
+            fail(say("ch7:hooks removed", s=s, rank=rank), case)
         if run[rank]["forwards"] < case.m:
-            fail(
-                f"stage {s} (rank {rank}) called its stage module {run[rank]['forwards']} time(s) for "
-                f"{case.m} forwards: run every forward through stage_module(x), which is where the "
-                "grader measures the stored activations.",
-                case,
-            )
+            fail(say("ch7:forwards bypassed", s=s, rank=rank, calls=run[rank]["forwards"], m=case.m), case)
         peak, bound = run[rank]["peak"], case.peak(s)
         if peak <= bound:
             continue
-        shape = {"gpipe": "GPipe holds all m", "1f1b": f"1F1B holds at most p - s = {case.p - s}"}
+        why = {
+            "gpipe": say("ch7:activation peak:gpipe"),
+            "1f1b": say("ch7:activation peak:1f1b", bound=case.p - s),
+        }
         raise schedule_failure(
-            f"stage {s} (rank {rank}) kept the activations of {peak} microbatches alive at once; "
-            f"its schedule never has more than {bound} in flight"
-            + (f" ({shape[case.kind]})." if case.kind in shape else "."),
+            say("ch7:activation peak", s=s, rank=rank, peak=peak, bound=bound, why=why.get(case.kind, "")),
             case,
-            "once a microbatch's backward has run, drop every reference to its input and output "
-            "(and never use retain_graph=True), so that autograd frees its saved activations.",
+            say("ch7:activation peak:hint"),
             simulate(normalize(case.schedule, case.p, case.m), case.p, case.m),
         )
 
@@ -361,18 +319,10 @@ def assert_neighbour_traffic(run, case: cases.PipelineCase) -> None:
                 sent.setdefault(event.peer, []).append(event.nbytes)
         for peer, sizes in sorted(sent.items()):
             if peer not in expected:
-                fail(
-                    f"stage {s} (rank {rank}) sent {len(sizes)} message(s) to rank {peer}: a stage only "
-                    "sends activations to the next stage and gradients to the previous one.",
-                    case,
-                )
+                fail(say("ch7:wrong peer", s=s, rank=rank, n=len(sizes), peer=peer), case)
         for peer, what in expected.items():
             sizes = sent.get(peer, [])
             if len(sizes) != case.m or any(n != nbytes for n in sizes):
-                fail(
-                    f"stage {s} (rank {rank}) sent {len(sizes)} message(s) to rank {peer} "
-                    f"({sum(sizes)} bytes); it must send one {what} of {nbytes} bytes per microbatch: "
-                    f"{case.m} messages.",
-                    case,
-                    "send each activation and each gradient once, and nothing else (the shapes are known).",
-                )
+                counts = {"n": len(sizes), "total": sum(sizes), "nbytes": nbytes, "m": case.m}
+                message = say("ch7:neighbour messages", s=s, rank=rank, peer=peer, what=what, **counts)
+                fail(message, case, say("ch7:neighbour messages:hint"))

@@ -14,6 +14,7 @@ from graders.chapters.ch7.checks import simulated
 from graders.chapters.ch7.simulator import Simulation
 from graders.checks import fail
 from graders.errors import GradingFailure, NotStarted, TaskHang
+from graders.messages import Text, say
 
 _SCHEDULE_TASKS = {
     "gpipe": ("ch7.gpipe_schedule", tasks.gpipe_schedule),
@@ -36,13 +37,14 @@ def run_own_schedule(harness, impl, case: cases.OwnScheduleCase):
         kit_order = cases.gpipe_order if case.name == "gpipe" else cases.one_f_one_b_order
         probe = cases.pipeline_example(case.p, None, case.m, case.name, schedule=kit_order(case.p, case.m))
         harness.run(tasks.run_pipeline, impl, probe)  # a stub executor is "not started" itself
-        fail(f"this check runs your executor on your own {exercise_id}, which is not started yet.", case)
+        fail(say("ch7:own not started", exercise=exercise_id), case)
     except GradingFailure as exc:
-        fail(f"your {exercise_id} failed, so your executor cannot run it:\n{exc}", case)
+        fail(say("ch7:own failed", exercise=exercise_id, error=_in_every_language(exc)), case)
     try:
-        sim = simulated(raw, schedule_case, f"your {exercise_id}", deadlock_ok=True)
+        what = say("ch7:your exercise", exercise=exercise_id)
+        sim = simulated(raw, schedule_case, what, deadlock_ok=True)
     except GradingFailure as exc:  # a deadlock runs for real below: its hang report teaches more
-        fail(f"your executor cannot run your own {exercise_id}; fix {exercise_id} first:\n{exc}", case)
+        fail(say("ch7:own rejected", exercise=exercise_id, error=_in_every_language(exc)), case)
     schedule = sim.schedule
     pipeline = cases.pipeline_example(
         case.p, None, case.m, f"your {case.name}", seed=case.seed, schedule=schedule
@@ -52,16 +54,21 @@ def run_own_schedule(harness, impl, case: cases.OwnScheduleCase):
     except TaskHang as exc:
         if not sim.deadlocked:
             raise
-        hang = TaskHang(explain_deadlock(exc.report, exercise_id, sim))
+        explained = explain_deadlock(exc.report, exercise_id, sim)
+        hang = TaskHang(explained)
+        hang.localized = dict(explained.by_lang)  # as the student reads it (--lang)
         figures.attach(hang, "timeline", lambda path: timeline.render_timeline_png(schedule, path))
         raise hang from None
 
 
-def explain_deadlock(report: str, exercise_id: str, sim: Simulation) -> str:
+def explain_deadlock(report: str, exercise_id: str, sim: Simulation) -> Text:
+    """The world's hang ``report``, then the simulator's explanation and the timeline."""
+    waits = sim.deadlock_report(indent="  ")
     return (
-        f"{report}\n\nYour {exercise_id} deadlocks: the dependency simulator finds these stages waiting "
-        "for each other forever:\n  "
-        + sim.deadlock_report().replace("\n", "\n  ")
-        + "\n"
-        + timeline.text(sim)
+        say("ch7:own deadlock", report=report, exercise=exercise_id, waits=waits) + "\n" + timeline.text(sim)
     )
+
+
+def _in_every_language(exc: GradingFailure) -> Text:
+    """A failure's feedback (message and hint) in every language it was written in."""
+    return Text(getattr(exc, "localized", None) or {"en": str(exc)})

@@ -31,12 +31,20 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+from graders.chapters.ch7.messages import MESSAGES
+from graders.messages import Text, each_lang, join, say
+
 Action = tuple[str, int, int]  # (kind, microbatch, chunk), normalised
 Node = tuple[str, int, int, int]  # (kind, stage, microbatch, chunk): one action of the whole pipeline
 
 
 class ScheduleError(ValueError):
-    """The schedule is not a list of well-formed actions per stage (a message for the student)."""
+    """The schedule is not a list of well-formed actions per stage; ``message`` says why, in every
+    language (a :class:`graders.messages.Text`)."""
+
+    def __init__(self, message: Text) -> None:
+        self.message = message
+        super().__init__(message)
 
 
 def label(action: Action, v: int = 1) -> str:
@@ -56,43 +64,41 @@ def normalize(raw: object, p: int, m: int, v: int = 1) -> list[list[Action]]:
     must name its chunk. Raises :class:`ScheduleError` saying what is wrong, and where.
     """
     if not isinstance(raw, list | tuple):
-        raise ScheduleError(f"expected a list with one list of actions per stage, got {_kind_of(raw)}.")
+        raise ScheduleError(say("ch7:schedule:not a list", got=_kind_of(raw)))
     if len(raw) != p:
-        raise ScheduleError(f"expected {p} lists of actions (one per stage), got {len(raw)}.")
+        raise ScheduleError(say("ch7:schedule:stage count", p=p, got=len(raw)))
     stages: list[list[Action]] = []
     for s, actions in enumerate(raw):
         if not isinstance(actions, list | tuple):
-            raise ScheduleError(f"stage {s}: expected a list of actions, got {_kind_of(actions)}.")
+            raise ScheduleError(say("ch7:schedule:stage not a list", s=s, got=_kind_of(actions)))
         normal = []
         for i, action in enumerate(actions):
-            where = f"stage {s}, action {i} ({action!r})"
+            where = say("ch7:schedule:where", s=s, i=i, action=action)
             if not isinstance(action, list | tuple) or len(action) not in (2, 3):
                 form = '("F"|"B", microbatch, chunk)' if v > 1 else '("F"|"B", microbatch)'
-                raise ScheduleError(f"{where}: an action is a tuple {form}.")
+                raise ScheduleError(say("ch7:schedule:not an action", where=where, form=form))
             kind, mb = action[0], action[1]
             if len(action) == 2 and v > 1:
-                raise ScheduleError(
-                    f"{where}: with {v} chunks every action names its chunk: (kind, mb, chunk)."
-                )
+                raise ScheduleError(say("ch7:schedule:no chunk", where=where, v=v))
             chunk = action[2] if len(action) == 3 else 0
             if kind not in ("F", "B"):
-                raise ScheduleError(f'{where}: the kind is "F" or "B", got {kind!r}.')
+                raise ScheduleError(say("ch7:schedule:kind", where=where, kind=kind))
             if not _is_int(mb) or not 0 <= mb < m:
-                raise ScheduleError(f"{where}: the microbatch must be an int in 0..{m - 1}.")
+                raise ScheduleError(say("ch7:schedule:microbatch", where=where, last=m - 1))
             if not _is_int(chunk) or not 0 <= chunk < v:
-                raise ScheduleError(f"{where}: the chunk must be an int in 0..{v - 1}.")
+                raise ScheduleError(say("ch7:schedule:chunk", where=where, last=v - 1))
             normal.append((kind, mb, chunk))
         stages.append(normal)
     return stages
 
 
-def _kind_of(value: object) -> str:
+def _kind_of(value: object) -> Text | str:
     if isinstance(value, str) and value.startswith("<"):
         return value  # what the worker made of an object it could not send back
-    return "None" if value is None else f"a {type(value).__name__}"
+    return "None" if value is None else say("describe:object", type=type(value).__name__)
 
 
-def completeness_problems(schedule: Sequence[Sequence[Action]], m: int, v: int = 1) -> list[str]:
+def completeness_problems(schedule: Sequence[Sequence[Action]], m: int, v: int = 1) -> list[Text]:
     """Per stage: actions that are missing or appear more than once (every F and B exactly once)."""
     problems = []
     for s, actions in enumerate(schedule):
@@ -102,19 +108,19 @@ def completeness_problems(schedule: Sequence[Sequence[Action]], m: int, v: int =
         twice = [a for a, n in seen.items() if n > 1]
         missing = [(k, mb, c) for k in "FB" for mb in range(m) for c in range(v) if (k, mb, c) not in seen]
         if twice:
-            problems.append(f"stage {s} runs {_labels(twice, v)} more than once.")
+            problems.append(say("ch7:twice", s=s, actions=_labels(twice, v)))
         if missing:
-            problems.append(f"stage {s} never runs {_labels(missing, v)}.")
+            problems.append(say("ch7:missing", s=s, actions=_labels(missing, v)))
     return problems
 
 
-def _labels(actions: Sequence[Action], v: int, limit: int = 8) -> str:
+def _labels(actions: Sequence[Action], v: int, limit: int = 8) -> Text | str:
     names = [label(a, v) for a in sorted(actions, key=lambda a: (a[0] != "F", a[2], a[1]))]
-    more = f" (and {len(names) - limit} more)" if len(names) > limit else ""
+    more = say("ch7:and more", n=len(names) - limit) if len(names) > limit else ""
     return ", ".join(names[:limit]) + more
 
 
-def local_order_problems(schedule: Sequence[Sequence[Action]], v: int = 1) -> list[str]:
+def local_order_problems(schedule: Sequence[Sequence[Action]], v: int = 1) -> list[Text]:
     """Backwards placed before the forward of the same microbatch (and chunk) on the same stage."""
     problems = []
     for s, actions in enumerate(schedule):
@@ -124,11 +130,9 @@ def local_order_problems(schedule: Sequence[Sequence[Action]], v: int = 1) -> li
                 forwards.setdefault((mb, chunk), i)
         for i, (kind, mb, chunk) in enumerate(actions):
             if kind == "B" and forwards.get((mb, chunk), -1) > i:
-                problems.append(
-                    f"stage {s} runs {label(('B', mb, chunk), v)} (its action {i}) before "
-                    f"{label(('F', mb, chunk), v)} (its action {forwards[(mb, chunk)]}): a backward "
-                    "needs the activations its own forward stored."
-                )
+                backward, forward = label(("B", mb, chunk), v), label(("F", mb, chunk), v)
+                where = {"i": i, "j": forwards[(mb, chunk)]}
+                problems.append(say("ch7:backward first", s=s, backward=backward, forward=forward, **where))
     return problems
 
 
@@ -159,7 +163,7 @@ def consumer_of(stage: int, action: Action, p: int, v: int) -> Node | None:
     return ("B", p - 1, mb, chunk - 1) if chunk > 0 else None
 
 
-def message_order_problems(schedule: Sequence[Sequence[Action]], p: int, v: int = 1) -> list[str]:
+def message_order_problems(schedule: Sequence[Sequence[Action]], p: int, v: int = 1) -> list[Text]:
     """Streams of messages whose receiver needs them in another order than they are sent.
 
     Per (sender, receiver, kind): the order in which the sender produces tensors for the
@@ -186,21 +190,35 @@ def message_order_problems(schedule: Sequence[Sequence[Action]], p: int, v: int 
         names = [label((k, mb, c), v) for k, _, mb, c in order]
         wanted_names = [label((k, mb, c), v) for k, _, mb, c in wanted]
         problems.append(
-            f"stage {src} sends stage {dst} the {what}s for {' '.join(names)} in this order, but stage "
-            f"{dst} runs them as {' '.join(wanted_names)}: messages between two stages arrive in the "
-            f"order they were sent, so its {wanted_names[at]} would receive the {what} meant for "
-            f"{names[at]}."
+            say(
+                "ch7:message order",
+                src=src,
+                dst=dst,
+                what=what,
+                sent=" ".join(names),
+                needed=" ".join(wanted_names),
+                taker=wanted_names[at],
+                owner=names[at],
+            )
         )
     return problems
 
 
-def describe_need(node: Node, waiting_stage: int) -> str:
+def describe_need(node: Node, waiting_stage: int) -> Text:
+    """What a stage waits for, in every language. Filled from the table directly, not with
+    :func:`say`: a worker calls this while graded code runs (its progress note for the hang
+    report), when the guard refuses any import of the kit, ``say``'s table lookup included."""
     kind, stage, mb, chunk = node
     what = "activation" if kind == "F" else "gradient"
-    of = f"microbatch {mb}" + (f", chunk {chunk}" if chunk else "")
-    if stage == waiting_stage:
-        return f"its own {kind}({of}), which comes later in its list"
-    return f"the {what} of {of} from stage {stage}"
+
+    def one(lang: str) -> str:
+        of = MESSAGES["ch7:wait:of microbatch chunk" if chunk else "ch7:wait:of microbatch"][lang]
+        of = of.format(mb=mb, chunk=chunk)
+        if stage == waiting_stage:
+            return MESSAGES["ch7:wait:need own"][lang].format(kind=kind, of=of)
+        return MESSAGES["ch7:wait:need from"][lang].format(what=what, of=of, stage=stage)
+
+    return each_lang(one)
 
 
 @dataclass(frozen=True)
@@ -221,14 +239,12 @@ class Wait:
     action: Action
     needs: Node
 
-    def reason(self, v: int = 1) -> str:
-        return (
-            f"at {label(self.action, v)} (its action {self.position}), waiting for "
-            f"{describe_need(self.needs, self.stage)}"
-        )
+    def reason(self, v: int = 1) -> Text:
+        need = describe_need(self.needs, self.stage)
+        return say("ch7:wait", action=label(self.action, v), i=self.position, need=need)
 
-    def describe(self, v: int = 1) -> str:
-        return f"stage {self.stage} is stuck {self.reason(v)}"
+    def describe(self, v: int = 1) -> Text:
+        return say("ch7:stuck", s=self.stage, reason=self.reason(v))
 
 
 @dataclass
@@ -266,8 +282,9 @@ class Simulation:
         busy = sum(slot.end - slot.start for row in self.placed for slot in row)
         return Fraction(total - busy, total) if total else Fraction(0)
 
-    def deadlock_report(self) -> str:
-        return "\n".join(w.describe(self.v) for w in self.waits)
+    def deadlock_report(self, indent: str = "") -> Text:
+        """One line per stuck stage; lines after the first start with ``indent``."""
+        return join("\n" + indent, [w.describe(self.v) for w in self.waits])
 
 
 def simulate(

@@ -10,19 +10,21 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from graders import figures
 from graders.chapters.ch7.simulator import Simulation, label, normalize, simulate
+from graders.messages import Text, join, say
 
 IDLE = "·"
 
 
-def text(sim: Simulation, max_columns: int = 72) -> str:
-    """One row per stage, one column per tick; ``·`` marks an idle tick."""
+def text(sim: Simulation, max_columns: int = 72) -> Text:
+    """One row per stage, one column per tick; ``·`` marks an idle tick (in every language)."""
     width = max((len(label(slot.action, sim.v)) for row in sim.placed for slot in row), default=2) + 1
     columns = min(sim.ticks, max_columns)
     waits = {w.stage: w for w in sim.waits}
-    unit = "one column = one forward or backward" if sim.v == 1 else f"one column = 1/{sim.v} of a stage"
-    key = "Fm = forward of microbatch m" if sim.v == 1 else "Fm.c = forward of microbatch m, chunk c"
-    lines = [f"timeline ({unit}; {key}; {IDLE} = idle):"]
+    unit = say("ch7:timeline:unit") if sim.v == 1 else say("ch7:timeline:unit chunks", v=sim.v)
+    legend = say("ch7:timeline:key") if sim.v == 1 else say("ch7:timeline:key chunks")
+    lines: list[Text | str] = [say("ch7:timeline", unit=unit, legend=legend, idle=IDLE)]
     for s in range(sim.p):
         cells = [IDLE.ljust(width)] * columns
         for slot in sim.placed[s]:
@@ -34,14 +36,13 @@ def text(sim: Simulation, max_columns: int = 72) -> str:
             cells = cells[: min(end, columns)]
         row = "".join(cells).rstrip()
         more = " …" if sim.ticks > max_columns and (s not in waits or end > max_columns) else ""
-        stuck = f"  ⟂ stuck {waits[s].reason(sim.v)}" if s in waits else ""
-        lines.append(f"  stage {s} | {row}{more}{stuck}")
+        stuck = say("ch7:timeline:stuck", reason=waits[s].reason(sim.v)) if s in waits else ""
+        lines.append(f"  stage {s} | {row}{more}" + stuck)
     if not sim.deadlocked:
-        lines.append(
-            f"  makespan {number(sim.makespan)} · bubble (idle share) {number(sim.bubble_fraction)}"
-            f" = {float(sim.bubble_fraction):.1%}"
-        )
-    return "\n".join(lines)
+        bubble = sim.bubble_fraction
+        shown = {"makespan": number(sim.makespan), "bubble": number(bubble), "share": float(bubble)}
+        lines.append(say("ch7:timeline:makespan", **shown))
+    return join("\n", lines)
 
 
 def number(value) -> str:
@@ -63,11 +64,9 @@ def render_timeline_png(schedule, path, *, title: str = "") -> Path:
     and a stage stuck in a deadlock ends with a red marker saying what it waits for.
     Needs matplotlib (``pip install 'dtlab[reports]'``).
     """
-    import matplotlib
-
-    matplotlib.use("Agg", force=True)
-    import matplotlib.pyplot as plt
+    plt = figures.pyplot()
     from matplotlib.patches import Patch
+    from matplotlib.ticker import FuncFormatter
 
     p, m, v = _dimensions(schedule)
     sim = simulate(normalize(schedule, p, m, v), p, m, v)
@@ -102,7 +101,7 @@ def render_timeline_png(schedule, path, *, title: str = "") -> Path:
     ax.set_xlim(0, ticks)
     ax.set_ylim(0, p)
     ax.set_xlabel("time (forward = backward = 1" + (f"; a chunk takes 1/{v}" if v > 1 else "") + ")")
-    ax.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda x, _: f"{x / v:g}"))
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: f"{x / v:g}"))
     status = "deadlock" if sim.deadlocked else f"bubble {float(sim.bubble_fraction):.1%}"
     ax.set_title(title or f"p={p}, m={m}" + (f", v={v}" if v > 1 else "") + f" · {status}", fontsize=9)
     legend = [Patch(color=colours["F"], label="forward"), Patch(color=colours["B"], label="backward")]
@@ -111,8 +110,4 @@ def render_timeline_png(schedule, path, *, title: str = "") -> Path:
     if notes:
         fig.text(0.01, 0.01, "\n".join(notes), color="#c0392b", fontsize=7, va="bottom")
     fig.tight_layout(rect=(0, 0.05 * len(notes) / max(p, 1), 1, 1))
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path)
-    plt.close(fig)
-    return path
+    return figures.save(fig, path)

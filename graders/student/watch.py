@@ -4,13 +4,13 @@ One process holds the whole session: torch, pytest, hypothesis and the graders a
 once, and one worker world pool (its fork server and its worlds) lives from start to Ctrl-C,
 lent to every run (:func:`graders.plugin.pytest_plugin.lend_worlds`). A run is an ordinary
 in-process ``pytest.main`` over the chapter's graders with the other exercises' tests
-deselected: the same plugin, profile, pinned seeds and checks as ``pytest exercises/chN``, so
-the same verdict for the same code. The test modules stay imported between runs (pytest's
-importlib mode reuses them); the graded code never is imported here: the workers import it
-fresh for every task.
+deselected (``--dtlab-exercise``): the same plugin, profile, pinned seeds and checks as
+``pytest exercises/chN``, so the same verdict for the same code. The test modules stay
+imported between runs (pytest's importlib mode reuses them); the graded code is never imported
+here: the workers import it fresh for every task.
 
 The folder is polled (``mtime``, size, inode) every ``poll_s``; a changed file is read, and
-:mod:`graders.grading.watch_changes` says which exercises' code it changed.
+:mod:`graders.student.watch_changes` says which exercises' code it changed.
 """
 
 from __future__ import annotations
@@ -25,38 +25,27 @@ import pytest
 
 from graders import catalog
 from graders import config as dtlab_config
-from graders.grading.watch_changes import content_digest, file_states, snapshot
 from graders.i18n import t
 from graders.impl import KIT_ROOT, Impl
-from graders.plugin.marker import MARKER
 from graders.plugin.pytest_plugin import gradebook_of, lend_worlds
 from graders.plugin.results import Gradebook
+from graders.student.watch_changes import content_digest, file_states, snapshot
 
 SETTLE_S = 0.02  # a changed file is read once it has not changed again for this long
 SETTLE_MAX_S = 1.0  # ... or once this long has passed since the change was seen
 
 
 class _Run:
-    """The plugin of one run: lends the pool, keeps only the tests of ``exercises``."""
+    """The plugin of one run: lends it the session's world pool."""
 
-    def __init__(self, pool, exercises: set[str]) -> None:
+    def __init__(self, pool) -> None:
         self.pool = pool
-        self.exercises = exercises
         self.config: pytest.Config | None = None
         self.interrupted = False
 
     def pytest_configure(self, config: pytest.Config) -> None:
         lend_worlds(config, self.pool)
         self.config = config
-
-    def pytest_collection_modifyitems(self, config: pytest.Config, items: list[pytest.Item]) -> None:
-        keep, drop = [], []
-        for item in items:
-            marker = item.get_closest_marker(MARKER)
-            (keep if marker is not None and marker.args[0] in self.exercises else drop).append(item)
-        if drop:
-            config.hook.pytest_deselected(items=drop)
-        items[:] = keep
 
     def pytest_keyboard_interrupt(self, excinfo) -> None:
         self.interrupted = True
@@ -192,8 +181,8 @@ class Watch:
 
     # -- grading -----------------------------------------------------------------------------
     def _grade(self, exercises: list[str], detected: float, verdict: str) -> None:
-        run = _Run(self.pool, set(exercises))
-        code = pytest.main(self._pytest_args(), plugins=[run])
+        run = _Run(self.pool)
+        code = pytest.main(self._pytest_args(exercises), plugins=[run])
         sys.stdout.flush()
         if run.interrupted:
             raise KeyboardInterrupt
@@ -206,9 +195,11 @@ class Watch:
         possible = sum(e.points for e in self.exercises)
         self._say(verdict, seconds=seconds, chapter=self.chapter.id, earned=earned, possible=possible)
 
-    def _pytest_args(self) -> list[str]:
+    def _pytest_args(self, exercises: list[str]) -> list[str]:
+        """``pytest exercises/chN`` with only ``exercises``' tests selected (``--dtlab-exercise``)."""
         args = [
             str(KIT_ROOT / "exercises" / self.chapter.id),
+            *(f"--dtlab-exercise={e}" for e in exercises),
             f"--impl={self.impl_spec}",
             f"--lang={self.lang}",
             "-q",

@@ -1,0 +1,176 @@
+"""``dtlab check chN [EXERCISE]``: grade one chapter or one exercise with the student profile and
+say, per failing part, what was expected and what was seen, on which rank, the smallest example
+and the hint, without pytest's tracebacks; ``--explain`` adds the exercise's theory recap and
+its hints, level by level (:mod:`graders.hints`). Then the points table.
+
+Checking a whole chapter grades exactly what ``dtlab progress`` would, so its result is stored
+in the progress file too.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from graders import catalog
+from graders.grading.text import clean
+from graders.i18n import t
+from graders.impl import KIT_ROOT, Impl
+from graders.plugin.results import FAILED, NOT_RUN, NOT_STARTED, PASSED, ExerciseRow, Gradebook, PartResult
+from graders.student import runner
+from graders.student.failures import parse
+from graders.student.fingerprint import PROFILE, chapter_key
+from graders.student.progress import graded_record
+from graders.student.state import DEFAULT_PATH, ProgressState
+
+MAX_BODY_LINES = 24
+INDENT = "    "
+
+
+class UnknownTarget(ValueError):
+    """The chapter or exercise named does not exist (the message lists what does)."""
+
+
+def resolve(chapter: str, exercise: str | None = None) -> tuple[str, str | None]:
+    """``("ch2", "ch2.ring_all_reduce")`` from ``ch2 ring_all_reduce``, ``ch2 ch2.ring_all_reduce``
+    or ``ch2.ring_all_reduce``; ``(chapter, None)`` for a whole chapter."""
+    if exercise is None and "." in chapter:
+        chapter, exercise = chapter.split(".", 1)
+    if chapter not in catalog.CHAPTERS:
+        raise UnknownTarget(f"unknown chapter {chapter!r}; choose from {', '.join(catalog.CHAPTERS)}")
+    if exercise is None:
+        return chapter, None
+    name = exercise.removeprefix(f"{chapter}.")
+    known = [e.id for e in catalog.CHAPTERS[chapter].exercises]
+    if f"{chapter}.{name}" not in known:
+        names = ", ".join(e.split(".", 1)[1] for e in known)
+        raise UnknownTarget(f"{chapter} has no exercise {exercise!r}; its exercises are: {names}")
+    return chapter, f"{chapter}.{name}"
+
+
+def _indented(lines: list[str]) -> list[str]:
+    if len(lines) > MAX_BODY_LINES:
+        lines = lines[:MAX_BODY_LINES] + [f"… ({len(lines) - MAX_BODY_LINES} more lines)"]
+    return [INDENT + line for line in lines]
+
+
+def _level_one_hint(exercise_id: str, lang: str) -> list[str]:
+    from graders import hints
+
+    try:
+        return hints.hints(exercise_id, lang)[:1]
+    except KeyError:
+        return []
+
+
+def part_blocks(row: ExerciseRow, lang: str) -> list[str]:
+    """One block per distinct failure of the exercise (parts failing alike share it), and one line
+    for its parts that are not started or did not run."""
+    failed: dict[tuple[str, str], list[PartResult]] = {}
+    undone: dict[str, list[PartResult]] = {}
+    for part in row.parts:
+        if part.status == FAILED:
+            failed.setdefault((part.kind, part.message), []).append(part)
+        elif part.status in (NOT_STARTED, NOT_RUN):
+            undone.setdefault(_not_done(part, lang), []).append(part)
+    lines = [f"○ {row.exercise} {_parts(parts)}: {why}" for why, parts in undone.items()]
+    for (kind, message), parts in failed.items():
+        failure = parse(clean(message), row.exercise)
+        head = f"✗ {row.exercise} {_parts(parts)}: {t('kind:' + kind, lang) if kind else t(FAILED, lang)}"
+        if failure.rank:
+            head += f" · {t('on rank', lang)} {failure.rank}"
+        block = [head, *_indented(failure.body or [t("internal without message", lang)])]
+        if failure.example:
+            block.append(f"{INDENT}{t('example', lang)}: {failure.example}")
+        for hint in failure.hints or _level_one_hint(row.exercise, lang):
+            block.append(f"{INDENT}{t('hint', lang)}: {hint}")
+        lines += ["", *block]
+    return lines
+
+
+def _parts(parts: list[PartResult]) -> str:
+    """``[result, ring] (0/3)``: the parts and their points."""
+    points = f"{sum(p.points for p in parts)}/{sum(p.max_points for p in parts)}"
+    return f"[{', '.join(p.part for p in parts)}] ({points})"
+
+
+def _not_done(part: PartResult, lang: str) -> str:
+    if part.status == NOT_RUN:
+        return t(NOT_RUN, lang)
+    detail = (
+        part.message.split("(", 1)[1].rstrip(")") if "(" in part.message else t("not started detail", lang)
+    )
+    return f"{t(NOT_STARTED, lang)}: {detail}"
+
+
+def explanation(exercise_id: str, lang: str) -> list[str]:
+    """The exercise's theory recap, and where its graded hints are (``dtlab hint`` gives them one
+    level at a time, so they are not all printed here)."""
+    from graders import hints
+
+    chapter, name = exercise_id.split(".", 1)
+    lines = ["", f"{exercise_id} · {t('recap', lang)}:"]
+    try:
+        lines += [INDENT + line for line in hints.recap(exercise_id, lang).strip().splitlines()]
+    except KeyError:
+        lines.append(INDENT + t("no recap", lang))
+    return lines + [f"{t('hint levels', lang)}: dtlab hint {chapter} {name}"]
+
+
+def render(book: Gradebook, scope: list[str], *, explain: bool = False, lang: str = "en") -> str:
+    rows = {row.exercise: row for row in book.rows()}
+    lines: list[str] = []
+    for exercise_id in scope:
+        row = rows.get(exercise_id)
+        if row is None:
+            lines.append(f"○ {exercise_id}: {t(NOT_RUN, lang)}")
+        elif row.status != PASSED:
+            lines += part_blocks(row, lang)
+        if explain and (len(scope) == 1 or row is None or row.status != PASSED):
+            lines += explanation(exercise_id, lang)
+    table = book.render(lang)
+    return "\n".join([*lines, "", table] if lines else [table]).strip("\n")
+
+
+def passed(book: Gradebook, scope: list[str]) -> bool:
+    rows = {row.exercise: row for row in book.rows()}
+    return all(exercise_id in rows and rows[exercise_id].status == PASSED for exercise_id in scope)
+
+
+def main(
+    chapter: str,
+    exercise: str | None,
+    *,
+    impl: Impl,
+    explain: bool = False,
+    lang: str = "en",
+    state_path: Path = DEFAULT_PATH,
+    kit_root: Path = KIT_ROOT,
+) -> int:
+    try:
+        chapter, exercise = resolve(chapter, exercise)
+    except UnknownTarget as exc:
+        print(f"dtlab check: {exc}", file=sys.stderr)
+        return 2
+    target = exercise or chapter
+    key = chapter_key(impl, chapter, kit_root) if exercise is None else ""
+    print(
+        f"{t('grading now', lang)} {target} · {impl.label} · profile {PROFILE} …", file=sys.stderr, flush=True
+    )
+    try:
+        run = runner.grade(impl, chapter, exercise=exercise, lang=lang, kit_root=kit_root)
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=sys.stderr)
+        return 130
+    if run.book is None:
+        print(f"{target}: {t('grading error', lang)}: {run.error}")
+        return 1
+    if key:  # the whole chapter, graded as dtlab progress grades it
+        ProgressState.load(state_path).store(chapter, graded_record(run, key))
+    book = Gradebook.from_dict(run.book)
+    scope = [exercise] if exercise else [e.id for e in catalog.CHAPTERS[chapter].exercises]
+    print(render(book, scope, explain=explain, lang=lang))
+    ok = passed(book, scope)
+    again = f"dtlab check {chapter}" + (f" {exercise.split('.', 1)[1]}" if exercise else "")
+    print("\n" + (t("all passed", lang) if ok else f"{t('rerun', lang)}: {again}"))
+    return 0 if ok else 1

@@ -1,0 +1,59 @@
+"""What decides a chapter's grade in a student's run, as one hash: the chapter's student files,
+its test files, the kit's graders and version, and the settings of the run.
+
+Reading and hashing these files takes milliseconds and imports nothing heavy, which is what lets
+``dtlab progress`` answer at once when nothing changed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from graders import __version__, config
+from graders.impl import KIT_ROOT, Impl
+
+#: the hypothesis profile every student command grades with
+PROFILE = "student"
+#: what in graders/ a grading run never imports (the layers above the pytest plugin)
+_NOT_GRADING = ("authoring", "grading", "student", "cli.py", "__main__.py")
+
+
+def kit_files(chapter: str, kit_root: Path = KIT_ROOT) -> list[Path]:
+    """The kit's files that decide ``chapter``'s grade: the graders' source and the chapter's tests."""
+    graders = [
+        p
+        for p in sorted((kit_root / "graders").rglob("*.py"))
+        if p.relative_to(kit_root / "graders").parts[0] not in _NOT_GRADING
+    ]
+    tests = sorted((kit_root / "exercises" / chapter).glob("test_*.py"))
+    extra = [
+        kit_root / "conftest.py",
+        kit_root / "pyproject.toml",
+        kit_root / "exercises" / chapter / "conftest.py",
+    ]
+    return graders + tests + [p for p in extra if p.is_file()]
+
+
+def student_files(impl: Impl, chapter: str) -> list[Path]:
+    """The Python files of the chapter's folder in ``impl`` (the graded modules and their helpers)."""
+    return sorted(p for p in impl.chapter_dir(chapter).glob("*.py") if p.is_file())
+
+
+def _update(h, label: str, root: Path, paths: list[Path]) -> None:
+    for path in paths:
+        try:
+            data = path.read_bytes()
+        except OSError:
+            data = b"<unreadable>"
+        name = path.relative_to(root) if path.is_relative_to(root) else path.name
+        h.update(f"{label}:{name}\0{len(data)}\0".encode() + data)
+
+
+def chapter_key(impl: Impl, chapter: str, kit_root: Path = KIT_ROOT) -> str:
+    """Changes whenever anything that decides ``chapter``'s grade for ``impl`` changes."""
+    h = hashlib.sha256(f"dtlab {__version__}; {PROFILE}; deadline {config.deadline()}\0".encode())
+    _update(h, "kit", kit_root, kit_files(chapter, kit_root))
+    folder = impl.chapter_dir(chapter)
+    _update(h, "student", folder, student_files(impl, chapter))
+    return h.hexdigest()[:24]

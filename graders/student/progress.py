@@ -1,0 +1,182 @@
+"""``dtlab progress``: one table over every chapter, re-grading only the chapters that changed.
+
+A chapter is graded again only when the hash of what decides its grade changed (its student
+files, its test files, the graders, the kit's version; :mod:`graders.student.fingerprint`);
+otherwise its row comes from ``.dtlab/progress.json``. With nothing changed the command reads
+some files, hashes them and prints: it imports neither torch nor pytest.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from dataclasses import astuple, dataclass
+from pathlib import Path
+
+from graders import catalog
+from graders.i18n import t
+from graders.impl import KIT_ROOT, Impl
+from graders.student import runner
+from graders.student.fingerprint import chapter_key
+from graders.student.state import DEFAULT_PATH, ChapterRecord, ProgressState
+
+# the statuses of graders.plugin.results (not imported: it would import pytest)
+PASSED, NOT_STARTED = "passed", "not started"
+CHECKPOINT = "✓"
+
+
+@dataclass
+class ChapterLine:
+    chapter: str
+    record: ChapterRecord | None = None
+    error: str = ""  # why grading the chapter broke
+    graded_now: bool = False
+    seconds: float = 0.0  # how long grading it took now
+
+
+def graded_record(run: runner.ChapterRun, key: str) -> ChapterRecord:
+    return ChapterRecord.from_book(key, run.book, run.seconds, time.strftime("%Y-%m-%dT%H:%M:%S%z"))
+
+
+def progress(
+    impl: Impl,
+    chapters: list[str] | None = None,
+    *,
+    lang: str = "en",
+    refresh: bool = False,
+    state_path: Path = DEFAULT_PATH,
+    kit_root: Path = KIT_ROOT,
+    log=sys.stderr,
+) -> list[ChapterLine]:
+    """Each chapter's line: from the state file where nothing changed, else graded now (and stored)."""
+    state = ProgressState.load(state_path)
+    if state.replaced:
+        print(f"{t('state replaced', lang)} ({state.path}: {state.replaced})", file=log)
+    lines = []
+    for chapter in chapters or list(catalog.CHAPTERS):
+        key = chapter_key(impl, chapter, kit_root)  # before grading: an edit made meanwhile re-grades
+        record = None if refresh else state.fresh(chapter, key)
+        if record is not None:
+            lines.append(ChapterLine(chapter, record))
+            continue
+        print(f"{t('grading now', lang)} {chapter} …", end="", file=log, flush=True)
+        try:
+            run = runner.grade(impl, chapter, lang=lang, kit_root=kit_root)
+        except OSError as exc:  # pytest could not even start (no such interpreter, no space for its files)
+            run = runner.ChapterRun(chapter, None, f"could not start pytest: {exc}")
+        print(f" {run.seconds:.1f} s", file=log, flush=True)
+        if run.book is None:
+            lines.append(ChapterLine(chapter, error=run.error, graded_now=True, seconds=run.seconds))
+            continue  # not stored: the next run tries again
+        record = graded_record(run, key)
+        try:
+            state.store(chapter, record)
+        except OSError as exc:  # a read-only kit: the table is still right, only not kept
+            print(f"{state.path}: {exc}", file=log)
+        lines.append(ChapterLine(chapter, record, graded_now=True, seconds=run.seconds))
+    return lines
+
+
+@dataclass(frozen=True)
+class Counts:
+    passed: int
+    failed: int
+    not_started: int
+    points: int
+    possible: int
+
+
+def counts(chapter: str, record: ChapterRecord) -> Counts:
+    """Exercises passed / failed / not started and points, against the catalog's chapter. An
+    exercise that is neither passed nor not started (failed, or some part not run) counts as failed."""
+    info = catalog.CHAPTERS[chapter]
+    marks = [record.exercises.get(e.id) for e in info.exercises]
+    passed = sum(1 for m in marks if m is not None and m.status == PASSED)
+    not_started = sum(1 for m in marks if m is not None and m.status == NOT_STARTED)
+    points = sum(m.points for m in marks if m is not None)
+    return Counts(passed, len(marks) - passed - not_started, not_started, points, info.points)
+
+
+def complete(c: Counts) -> bool:
+    return c.possible > 0 and c.points == c.possible
+
+
+def _title(chapter: str, lang: str) -> str:
+    info = catalog.CHAPTERS[chapter]
+    return info.title_vi if lang == "vi" else info.title
+
+
+def render(lines: list[ChapterLine], lang: str = "en") -> str:
+    """The table: a row per chapter (✓ when every point is earned, or why grading broke), the
+    total, and which chapters were graded now."""
+    names = {line.chapter: f"{line.chapter}  {_title(line.chapter, lang)}" for line in lines}
+    width = max([len(t("chapter", lang))] + [len(name) + len(CHECKPOINT) + 1 for name in names.values()]) + 2
+    heads = [t("passed", lang), t("failed", lang), t("not started", lang), t("points", lang)]
+    widths = [max(len(h), 6) + 2 for h in heads]
+
+    def row(name: str, cells: list[str]) -> str:
+        return f"{name:<{width}}" + "".join(f"{cell:>{w}}" for cell, w in zip(cells, widths))
+
+    header = row(t("chapter", lang), heads)
+    out = [header, "-" * len(header)]
+    total = Counts(0, 0, 0, 0, 0)
+    for line in lines:
+        name = names[line.chapter]
+        if line.record is None:
+            first, *rest = (line.error or "?").splitlines()
+            out.append(f"{name:<{width}}{t('grading error', lang)}: {first}")
+            out += [" " * width + more for more in rest]
+            c = Counts(0, 0, 0, 0, catalog.CHAPTERS[line.chapter].points)
+        else:
+            c = counts(line.chapter, line.record)
+            mark = f" {CHECKPOINT}" if complete(c) else ""
+            out.append(
+                row(
+                    name + mark,
+                    [str(c.passed), str(c.failed), str(c.not_started), f"{c.points}/{c.possible}"],
+                )
+            )
+        total = Counts(*(a + b for a, b in zip(astuple(total), astuple(c))))
+    out.append("-" * len(header))
+    out.append(
+        row(
+            t("total", lang),
+            [
+                str(total.passed),
+                str(total.failed),
+                str(total.not_started),
+                f"{total.points}/{total.possible}",
+            ],
+        )
+    )
+    now = [f"{line.chapter} ({line.seconds:.1f} s)" for line in lines if line.graded_now]
+    kept = [line.chapter for line in lines if not line.graded_now]
+    if now:
+        out.append(f"{t('graded now', lang)}: {', '.join(now)}")
+    if kept:
+        out.append(f"{t('unchanged', lang)}: {', '.join(kept)}")
+    todo = [
+        line.chapter
+        for line in lines
+        if line.record is not None and not complete(counts(line.chapter, line.record))
+    ]
+    if todo:
+        out.append(f"{t('next', lang)}: dtlab check {todo[0]}")
+    return "\n".join(out)
+
+
+def main(impl: Impl, chapters: list[str], *, lang: str, refresh: bool, state_path: Path) -> int:
+    unknown = [c for c in chapters if c not in catalog.CHAPTERS]
+    if unknown:
+        print(
+            f"unknown chapter(s) {', '.join(unknown)}; choose from {', '.join(catalog.CHAPTERS)}",
+            file=sys.stderr,
+        )
+        return 2
+    try:
+        lines = progress(impl, chapters, lang=lang, refresh=refresh, state_path=state_path)
+    except KeyboardInterrupt:
+        print(f"\ninterrupted: the chapters graded so far are kept in {state_path}", file=sys.stderr)
+        return 130
+    print(render(lines, lang))
+    return 1 if any(line.record is None for line in lines) else 0

@@ -1,0 +1,124 @@
+"""Grade one chapter (or one exercise) as ``pytest exercises/chN`` does, in a pytest subprocess.
+
+The subprocess writes its gradebook with ``--dtlab-report``; nothing is parsed from its terminal
+output except, when grading itself broke (a collection error, pytest's own error, a signal, the
+time limit), the lines that say why.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from graders.impl import KIT_ROOT, Impl
+from graders.student.fingerprint import PROFILE
+
+#: wall-clock limit of grading one chapter: a hang costs one task deadline, so this is generous
+TIMEOUT_S = 1800.0
+_REASON_LINES = 3
+
+
+@dataclass
+class ChapterRun:
+    chapter: str
+    book: dict | None  # the gradebook as --dtlab-report writes it; None when grading broke
+    error: str = ""  # why grading broke, in a few lines
+    seconds: float = 0.0
+
+
+def pytest_argv(impl: Impl, chapter: str, report: Path, exercise: str | None, lang: str) -> list[str]:
+    argv = [sys.executable, "-m", "pytest", f"exercises/{chapter}", "--impl", _impl_spec(impl)]
+    argv += ["--hypothesis-profile", PROFILE, "--dtlab-report", str(report), "--lang", lang]
+    argv += ["-q", "-p", "no:cacheprovider"]  # the student's own --lf state stays theirs
+    return argv + (["--dtlab-exercise", exercise] if exercise else [])
+
+
+def _impl_spec(impl: Impl) -> str:
+    return impl.label if impl.label in ("exercises", "solutions") else str(impl.root)
+
+
+def grade(
+    impl: Impl,
+    chapter: str,
+    *,
+    exercise: str | None = None,
+    lang: str = "en",
+    kit_root: Path = KIT_ROOT,
+    timeout: float = TIMEOUT_S,
+) -> ChapterRun:
+    """Grade ``chapter`` of ``impl`` (only ``exercise``'s tests when given) with the student profile."""
+    started = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="dtlab-check-") as tmp:
+        report = Path(tmp) / "report.json"
+        log = Path(tmp) / "pytest.log"
+        argv = pytest_argv(impl, chapter, report, exercise, lang)
+        try:
+            rc = _run(argv, kit_root, log, timeout)
+        except subprocess.TimeoutExpired:
+            return ChapterRun(chapter, None, f"grading took longer than {timeout:.0f} s", timeout)
+        seconds = time.monotonic() - started
+        output = log.read_text(encoding="utf-8", errors="replace")
+        book = _read(report)
+        if rc in (0, 1) and book is not None:  # 1: some tests failed, which is a grade
+            return ChapterRun(chapter, book, "", seconds)
+        return ChapterRun(chapter, None, _reason(rc, output, book is None), seconds)
+
+
+def _run(argv: list[str], cwd: Path, log: Path, timeout: float) -> int:
+    """Run ``argv`` in its own session (so that it and its worker worlds can be stopped together)."""
+    with open(log, "wb") as out:
+        child = subprocess.Popen(
+            argv,
+            cwd=cwd,
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        try:
+            return child.wait(timeout)
+        except BaseException:  # the time limit, or Ctrl-C (which reaches only this session)
+            _stop(child)
+            raise
+
+
+def _stop(child: subprocess.Popen) -> None:
+    for signum, grace in ((signal.SIGTERM, 5.0), (signal.SIGKILL, 5.0)):
+        try:
+            os.killpg(child.pid, signum)
+        except ProcessLookupError:
+            return
+        try:
+            child.wait(grace)
+            return
+        except subprocess.TimeoutExpired:
+            continue
+
+
+def _read(report: Path) -> dict | None:
+    try:
+        data = json.loads(report.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) and isinstance(data.get("exercises"), list) else None
+
+
+def _reason(rc: int, output: str, no_report: bool) -> str:
+    """Why grading broke: pytest's status and the lines of its output that name the cause."""
+    lines = [line.rstrip() for line in output.splitlines() if line.strip()]
+    cause = [line for line in lines if line.startswith(("ERROR ", "ERROR:", "INTERNALERROR>", "E   "))]
+    cause = cause or lines[-1:]
+    if rc < 0:
+        head = f"pytest was killed by signal {-rc}"
+    elif rc == 5:
+        head = "pytest collected no tests"
+    else:
+        head = f"pytest exited with status {rc}" + (" without writing its gradebook" if no_report else "")
+    return "\n".join([head, *cause[-_REASON_LINES:]])
