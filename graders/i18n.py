@@ -101,6 +101,37 @@ _WORDS = {
         "en": "trace: not drawn (the kit could not lay it out)",
         "vi": "trace: không vẽ được (bộ chấm không dàn được trang)",
     },
+    # -- dtlab watch (graders/student/watch.py) ---------------------------------------------------
+    "watch:start": {
+        "en": "dtlab watch {chapter} · grading {impl} · save a file to re-grade, Ctrl-C to stop",
+        "vi": "dtlab watch {chapter} · chấm {impl} · lưu tệp để chấm lại, Ctrl-C để dừng",
+    },
+    "watch:first": {"en": "grading {ids}", "vi": "đang chấm {ids}"},
+    "watch:changed": {"en": "{files} changed: re-grading {ids}", "vi": "{files} đã thay đổi: chấm lại {ids}"},
+    "watch:verdict": {
+        "en": "verdict {seconds:.2f} s after the save was seen · {chapter} {earned}/{possible}",
+        "vi": "có kết quả {seconds:.2f} s sau khi thấy tệp được lưu · {chapter} {earned}/{possible}",
+    },
+    "watch:first verdict": {
+        "en": "verdict {seconds:.2f} s after the start · {chapter} {earned}/{possible}",
+        "vi": "có kết quả {seconds:.2f} s sau khi khởi động · {chapter} {earned}/{possible}",
+    },
+    "watch:same code": {
+        "en": "{files}: the code of the exercises watched did not change (only comments or layout, or "
+        "code they do not run): nothing to re-grade",
+        "vi": "{files}: mã của các bài tập đang theo dõi không đổi (chỉ chú thích, định dạng, hoặc mã mà "
+        "chúng không chạy): không có gì để chấm lại",
+    },
+    "watch:syntax": {
+        "en": "{file} does not compile ({error}): fix it and save again; {ids} wait until it does",
+        "vi": "{file} có lỗi cú pháp ({error}): hãy sửa rồi lưu lại; {ids} sẽ được chấm khi tệp hết lỗi",
+    },
+    "watch:n exercises": {"en": "{n} exercises", "vi": "{n} bài tập"},
+    "watch:watching": {"en": "watching {files} …", "vi": "đang theo dõi {files} …"},
+    "watch:stopped": {
+        "en": "dtlab watch stopped: every worker process is closed",
+        "vi": "đã dừng dtlab watch: mọi tiến trình worker đã được đóng",
+    },
     # -- gloo / c10d errors said as what the code did (graders/world/gloo_errors.py) --------------
     "gloo:what happened": {"en": "what happened", "vi": "chuyện gì đã xảy ra"},
     "gloo:self": {

@@ -6,7 +6,9 @@
 * one line of feedback per failed exercise test instead of a traceback from inside the kit;
 * an end-of-run table of points per exercise, and ``--dtlab-report FILE`` for a JSON gradebook;
 * ``--png DIR``: the pictures of every failed part (trace, memory bars, timeline) as PNG files;
-* ``--dtlab-exercise ch2.ring_all_reduce`` grades only that exercise's tests (``dtlab check``).
+* ``--dtlab-exercise ch2.ring_all_reduce`` grades only that exercise's tests (``dtlab check``);
+* :func:`lend_worlds`: a run in a longer-lived process (``dtlab watch``) grades in that process's
+  world pool instead of starting (and closing) its own.
 
 The plugin is lazy: a pytest run that collects no grader (another project's tests, a chapter
 that does not exist) starts nothing and loads no profile. The first grader file collected
@@ -31,6 +33,7 @@ _HARNESS = pytest.StashKey[object]()
 _POOL = pytest.StashKey[object]()
 _FORK_SERVER = pytest.StashKey[object]()
 _PNGS = pytest.StashKey[list]()
+_LENT = pytest.StashKey[bool]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -135,6 +138,14 @@ def _mentions_graders(path) -> bool:
         return False
 
 
+def lend_worlds(config: pytest.Config, pool) -> None:
+    """Grade this run in ``pool``, a :class:`~graders.world.pool.WorldPool` its owner keeps alive
+    between runs (call it from a plugin's ``pytest_configure``): the run starts no fork server
+    and leaves the pool open when it ends."""
+    config.stash[_POOL] = pool
+    config.stash[_LENT] = True
+
+
 def _activate(config: pytest.Config) -> None:
     if _FORK_SERVER in config.stash:
         return
@@ -148,6 +159,9 @@ def _activate(config: pytest.Config) -> None:
     _keep_hypothesis_under(config.rootpath)  # another project's run keeps its own .hypothesis
     if any(a in ("--co", "--collect-only") for a in config.invocation_params.args):
         config.stash[_FORK_SERVER] = None
+        return
+    if config.stash.get(_LENT, False):
+        config.stash[_FORK_SERVER] = config.stash[_POOL].fork_server
         return
     import tempfile
 
@@ -171,6 +185,8 @@ def _pool(config: pytest.Config):
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
+    if config.stash.get(_LENT, False):
+        return  # its owner closes it
     pool = config.stash.get(_POOL, None)
     if pool is not None:
         pool.close()  # its fork server and folder too

@@ -1,4 +1,4 @@
-"""The student's commands in the ``dtlab`` command line: ``progress`` and ``check``."""
+"""The student's commands in the ``dtlab`` command line: ``progress``, ``check`` and ``watch``."""
 
 from __future__ import annotations
 
@@ -42,6 +42,26 @@ def _check(args: argparse.Namespace) -> int:
     )
 
 
+def _watch(args: argparse.Namespace) -> int:
+    from graders import catalog
+
+    chapter = catalog.CHAPTERS.get(args.chapter)
+    if chapter is None:
+        print(f"unknown chapter {args.chapter}; choose from {', '.join(catalog.CHAPTERS)}", file=sys.stderr)
+        return 2
+    exercise = args.exercise and (args.exercise if "." in args.exercise else f"{chapter.id}.{args.exercise}")
+    if exercise and exercise not in {e.id for e in chapter.exercises}:
+        names = ", ".join(e.id.split(".", 1)[1] for e in chapter.exercises)
+        print(f"{chapter.id} has no exercise {args.exercise}; choose from {names}", file=sys.stderr)
+        return 2
+    if _impl(args) is None:
+        return 2
+    from graders.student.watch import Watch
+
+    impl, lang = args.impl or config.impl(), args.lang or config.lang()
+    return Watch(chapter.id, exercise, impl=impl, lang=lang, profile=args.profile).run()
+
+
 def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--lang", default=None, choices=LANGS, help="default: $DTLAB_LANG, else en")
     parser.add_argument(
@@ -75,3 +95,21 @@ def add_commands(sub) -> None:
     check.add_argument("--explain", action="store_true", help="add the theory recap and the hints")
     _common(check)
     check.set_defaults(func=_check)
+
+    watch = sub.add_parser(
+        "watch",
+        help="grade a chapter, then re-grade the exercises whose code changed every time you save",
+        description="Grade chapter CHAPTER (or only EXERCISE) once, then watch its files: each save "
+        "re-grades the exercises whose code it changed, as `pytest exercises/chN` grades them, in one "
+        "warm process (torch, pytest and the worker worlds start once). Ctrl-C stops it.",
+    )
+    watch.add_argument("chapter", help="ch2")
+    watch.add_argument("exercise", nargs="?", default=None, help="ring_all_reduce or ch2.ring_all_reduce")
+    watch.add_argument("--lang", default=None, choices=LANGS, help="default: $DTLAB_LANG, else en")
+    watch.add_argument(
+        "--impl", default=None, help="what to grade: exercises (default: $DTLAB_IMPL), solutions, or a folder"
+    )
+    watch.add_argument(
+        "--profile", default=None, help="hypothesis profile (default: $DTLAB_PROFILE, else student)"
+    )
+    watch.set_defaults(func=_watch)

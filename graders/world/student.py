@@ -8,6 +8,7 @@ nothing is imported from ``exercises`` or ``solutions`` by name.
 from __future__ import annotations
 
 import builtins
+import hashlib
 import importlib
 import importlib.machinery
 import os
@@ -37,20 +38,21 @@ class MissingModule(Exception):
 
 
 class _CachedSourceLoader(importlib.machinery.SourceFileLoader):
-    """Compiles each student file once per content (path, mtime, size), keeps the code in memory.
+    """Compiles each student file once per content (its bytes, not its mtime: two saves in one
+    clock tick, or a copy that kept the mtime, are still told apart), keeps the code in memory.
 
     Every task re-executes the module from scratch; only the compilation is shared.
     """
 
-    _codes: dict[tuple[str, int, int], types.CodeType] = {}
+    _codes: dict[tuple[str, bytes], types.CodeType] = {}
 
     def get_code(self, fullname):
         path = self.get_filename(fullname)
-        stat = os.stat(path)
-        key = (path, stat.st_mtime_ns, stat.st_size)
+        data = self.get_data(path)
+        key = (path, hashlib.sha256(data).digest())
         code = self._codes.get(key)
         if code is None:
-            code = compile(self.get_data(path), path, "exec", dont_inherit=True)
+            code = compile(data, path, "exec", dont_inherit=True)
             self._codes[key] = code
         return code
 
