@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 import torch
 
-from graders.comm import release
+from graders.comm import backend_hold
 
 P2P_SEND = ("send", "isend")
 P2P_RECV = ("recv", "irecv")
@@ -49,7 +49,7 @@ class RecordedWork:
     recorder graded code could reach by an attribute: only the waiting function (a closure).
 
     ``aliases``: what the backend was handed instead of graded code's tensors
-    (:mod:`graders.comm.release`), cut loose when the handle dies after the work completed."""
+    (:mod:`graders.comm.backend_hold`), cut loose when the handle dies after the work completed."""
 
     __slots__ = ("_work", "_wait", "_aliases")
 
@@ -68,7 +68,7 @@ class RecordedWork:
         aliases, self._aliases = self._aliases, ()
         try:
             if aliases and self._work is not None and self._work.is_completed():
-                release.cut(aliases)
+                backend_hold.cut(aliases)
         except Exception:  # noqa: BLE001 - a handle dying must never raise
             pass
 

@@ -30,7 +30,7 @@ from typing import Any
 import torch.distributed as dist
 
 from graders import catalog
-from graders.comm import release
+from graders.comm import backend_hold
 from graders.comm.calls import (
     P2P_RECV,
     P2P_SEND,
@@ -94,7 +94,7 @@ class Recorder:
         self.doors = Doors(self)
         self.on_the_wire = OnTheWire()
         self.on_gathered: Callable | None = None  # (output tensors, site) of every all-gather
-        #: hand the backend aliases of graded code's buffers (graders.comm.release)
+        #: hand the backend aliases of graded code's buffers (graders.comm.backend_hold)
         self.release_buffers = False
         self._wait = self._waiting_function()
 
@@ -201,7 +201,7 @@ class Recorder:
             self.set_status(describe(name, nbytes, peer, group, site))
         call, aliases = None, ()
         if self.release_buffers:  # the backend is handed aliases, cut when the work is done
-            call, aliases = release.aliased_call(name, real, arguments, args, kwargs, REAL["all_gather"])
+            call, aliases = backend_hold.aliased_call(name, real, arguments, args, kwargs, REAL["all_gather"])
         try:
             result = call() if call is not None else real(*args, **kwargs)
         finally:
@@ -209,7 +209,7 @@ class Recorder:
                 self.set_status("")
         asynchronous = name in ("isend", "irecv") or (arguments.get("async_op") and result is not None)
         if aliases and not asynchronous:
-            release.cut(aliases)
+            backend_hold.cut(aliases)
         if name == "recv" and peer == -1 and isinstance(result, int):
             event[2] = result  # any-source receive: record who actually sent
         if self.on_gathered is not None and name in _GATHERS:

@@ -75,7 +75,7 @@ class TrainingPhases:
         """Let go of what is already garbage before a measure: cycles (this step's are young).
         What a finished collective's backend thread still holds is not graded code's: the
         recorder cut it loose when the collective returned or its handle was dropped
-        (``graders.comm.release``), so no wait for that thread is needed."""
+        (``graders.comm.backend_hold``), so no wait for that thread is needed."""
         with self.ledger.paused():
             gc.collect(1)
 

@@ -125,7 +125,7 @@ class TaskContext:
     def release_buffers(self) -> None:
         """Until the student block ends, the backend is handed aliases of graded code's buffers,
         cut loose when a collective returns or its handle is dropped after it completed
-        (``graders.comm.release``): what a live ledger counts is then the graded code's doing,
+        (``graders.comm.backend_hold``): what a live ledger counts is then the graded code's doing,
         not the timing of the backend's threads. ``MeasuredTraining`` calls it."""
         self._worker.recorder.release_buffers = True
 
