@@ -13,6 +13,8 @@ from collections.abc import Callable
 
 import torch
 
+from graders.comm import backend_hold
+
 P2P_SEND = ("send", "isend")
 P2P_RECV = ("recv", "irecv")
 
@@ -44,19 +46,31 @@ class OnTheWire:
 
 class RecordedWork:
     """An async ``Work`` whose ``wait()`` shows up in the hang report. It holds nothing of the
-    recorder graded code could reach by an attribute: only the waiting function (a closure)."""
+    recorder graded code could reach by an attribute: only the waiting function (a closure).
 
-    __slots__ = ("_work", "_wait")
+    ``aliases``: what the backend was handed instead of graded code's tensors
+    (:mod:`graders.comm.backend_hold`), cut loose when the handle dies after the work completed."""
 
-    def __init__(self, work, wait: Callable) -> None:
+    __slots__ = ("_work", "_wait", "_aliases")
+
+    def __init__(self, work, wait: Callable, aliases: tuple = ()) -> None:
         self._work = work
         self._wait = wait
+        self._aliases = aliases
 
     def wait(self, *args, **kwargs):
         return self._wait(self, self._work, args, kwargs)
 
     def __getattr__(self, name):
         return getattr(self._work, name)
+
+    def __del__(self) -> None:
+        aliases, self._aliases = self._aliases, ()
+        try:
+            if aliases and self._work is not None and self._work.is_completed():
+                backend_hold.cut(aliases)
+        except Exception:  # noqa: BLE001 - a handle dying must never raise
+            pass
 
 
 def tensors_of(value) -> list[torch.Tensor]:

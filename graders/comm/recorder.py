@@ -30,6 +30,7 @@ from typing import Any
 import torch.distributed as dist
 
 from graders import catalog
+from graders.comm import backend_hold
 from graders.comm.calls import (
     P2P_RECV,
     P2P_SEND,
@@ -93,6 +94,8 @@ class Recorder:
         self.doors = Doors(self)
         self.on_the_wire = OnTheWire()
         self.on_gathered: Callable | None = None  # (output tensors, site) of every all-gather
+        #: hand the backend aliases of graded code's buffers (graders.comm.backend_hold)
+        self.release_buffers = False
         self._wait = self._waiting_function()
 
     # -- lifecycle -------------------------------------------------------------------------
@@ -138,6 +141,7 @@ class Recorder:
         self.active = False
         self.depth = 0
         self.on_gathered = None
+        self.release_buffers = False
         self.set_status("")
         self.doors.close()
         self.bans.lift()
@@ -195,18 +199,24 @@ class Recorder:
         blocking = name in ("send", "recv") or (name in COLLECTIVES and not arguments.get("async_op"))
         if blocking:
             self.set_status(describe(name, nbytes, peer, group, site))
+        call, aliases = None, ()
+        if self.release_buffers:  # the backend is handed aliases, cut when the work is done
+            call, aliases = backend_hold.aliased_call(name, real, arguments, args, kwargs, REAL["all_gather"])
         try:
-            result = real(*args, **kwargs)
+            result = call() if call is not None else real(*args, **kwargs)
         finally:
             if blocking:
                 self.set_status("")
+        asynchronous = name in ("isend", "irecv") or (arguments.get("async_op") and result is not None)
+        if aliases and not asynchronous:
+            backend_hold.cut(aliases)
         if name == "recv" and peer == -1 and isinstance(result, int):
             event[2] = result  # any-source receive: record who actually sent
         if self.on_gathered is not None and name in _GATHERS:
             output = arguments.get("output_tensor", arguments.get("tensor_list"))
             self.on_gathered(tensors_of(output), f"{name} at {site}")
-        if name in ("isend", "irecv") or (arguments.get("async_op") and result is not None):
-            work = RecordedWork(result, self._wait)
+        if asynchronous:
+            work = RecordedWork(result, self._wait, aliases)
             self._descriptions[id(work)] = describe("wait:" + name, nbytes, peer, group, site)
             self.on_the_wire.launched(work, name, buffer_bytes(name, arguments), site)
             return work

@@ -25,6 +25,7 @@ any operator while it was current, over every step, with where that happened.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 import sys
 import weakref
@@ -76,6 +77,9 @@ class LiveLedger(TorchDispatchMode):
         self._peak = self.peaks.setdefault(self.phase, Peak())
         self._sizes: dict[int, int] = {}  # id(storage) -> bytes counted
         self._born: dict[int, tuple[str, int]] = {}  # id(storage) -> (phase, step) it came to life in
+        #: id(storage) -> its birth number: ids are reused once a storage dies, birth numbers never
+        self._birth: dict[int, int] = {}
+        self._births = itertools.count()
         self._refs: dict[int, weakref.ref] = {}
         self._paused = 0
         #: bytes alive per (phase, step) they were born in, and the peak of the current one's
@@ -104,6 +108,7 @@ class LiveLedger(TorchDispatchMode):
             self._refs[key] = weakref.ref(storage, self._forget_callback(key))
             self._sizes[key] = size
             self._born[key] = born
+            self._birth[key] = next(self._births)
             self.total += size
             fresh = self.born_alive[born] = self.born_alive.get(born, 0) + size
             if fresh > self.fresh_peaks.get(self.phase, 0):
@@ -121,6 +126,7 @@ class LiveLedger(TorchDispatchMode):
             size = self._sizes.pop(key, None)
             self._refs.pop(key, None)
             born = self._born.pop(key, None)
+            self._birth.pop(key, None)
             if size is not None:
                 self.total -= size
                 self.born_alive[born] -= size
@@ -160,13 +166,14 @@ class LiveLedger(TorchDispatchMode):
         return sum(seen.values())
 
     def alive_born_in(self, phase: str, step: int | None = None) -> dict[int, int]:
-        """``{storage id: bytes}`` of the tracked storages alive now that came to life in
-        ``phase`` (of ``step`` only, when given)."""
-        sizes = dict(self._sizes)  # copies: a worker thread may free a storage meanwhile
+        """``{birth number: bytes}`` of the tracked storages alive now that came to life in
+        ``phase`` (of ``step`` only, when given). A birth number names one storage for the
+        ledger's life (a storage's id is given to another once it dies)."""
+        sizes, births = dict(self._sizes), dict(self._birth)  # copies: another thread may free one
         return {
-            key: sizes[key]
+            births[key]: sizes[key]
             for key, (born, at) in list(self._born.items())
-            if born == phase and (step is None or at == step) and key in sizes
+            if born == phase and (step is None or at == step) and key in sizes and key in births
         }
 
     def _storage_resized(self, storage) -> None:

@@ -11,14 +11,10 @@
 from __future__ import annotations
 
 import gc
-import time
 
 import torch
 
 from graders.training.live_memory import LiveLedger
-
-#: how long a measure waits for a collective's worker thread to drop a finished work's buffers
-SETTLE_S = 0.001
 
 #: ``data_parallel_steps`` marks -> the phase that starts there
 _NEXT_PHASE = {
@@ -44,8 +40,8 @@ class TrainingPhases:
       chunks, buffers still on the wire, and any copy of them.
 
     The roles that need the optimizer state to exist are recorded from the second step on.
-    Each role is the least over the steps recorded, so a buffer a collective's thread
-    releases a moment late is not counted; what is kept on purpose is there at every step.
+    Each role is the least over the steps recorded: what is kept on purpose is there at
+    every step.
     """
 
     def __init__(self, ledger: LiveLedger, model_tensors=lambda: ()) -> None:
@@ -76,12 +72,12 @@ class TrainingPhases:
             ledger.enter(_NEXT_PHASE[label])
 
     def _settle(self) -> None:
-        """Let go of what is already garbage before a measure: cycles (this step's are young),
-        and the buffers of finished collectives, which a gloo worker thread drops a moment
-        after the work completes (it needs the GIL to: a short sleep hands it over)."""
+        """Let go of what is already garbage before a measure: cycles (this step's are young).
+        What a finished collective's backend thread still holds is not graded code's: the
+        recorder cut it loose when the collective returned or its handle was dropped
+        (``graders.comm.backend_hold``), so no wait for that thread is needed."""
         with self.ledger.paused():
             gc.collect(1)
-        time.sleep(SETTLE_S)
 
     def _least(self, role: str, value: int) -> None:
         self.roles[role] = min(self.roles.get(role, value), value)
@@ -174,6 +170,7 @@ class MeasuredTraining:
         return tensors + [p.grad for p in tensors if p.grad is not None]
 
     def __enter__(self) -> MeasuredTraining:
+        self.ctx.release_buffers()  # what the backend's threads hold is cut loose in time
         self.ledger.__enter__()
         return self
 

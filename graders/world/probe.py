@@ -40,3 +40,24 @@ def call_banning_adamw(ctx, case):
         "value": value,
         "restored": torch.optim.AdamW.__name__ == "AdamW" and isinstance(torch.optim.AdamW, type),
     }
+
+
+#: collectives allowed: the probes of what a backend holds of graded code's buffers
+PROBE_COLLECTIVES = Exercise("probe.call", "probe", "", {})
+
+
+@task(PROBE_COLLECTIVES)
+def call_measured(ctx, case):
+    """The probe under a live ledger that counts what all-gathers bring in, with the recorder
+    cutting the backend's hold on finished collectives (as ``MeasuredTraining`` has it) unless
+    ``case.fn`` ends in ``:uncut``: ``{"value", "gathered"}`` (the most bytes gathered at once)."""
+    from graders.training.live_memory import LiveLedger
+
+    fn, _, how = case.fn.partition(":")
+    ledger = LiveLedger(ctx.location.chapter_dir)
+    if how != "uncut":
+        ctx.release_buffers()
+    with ledger, ctx.student_code() as probe:
+        ctx.watch_gathers(ledger.gathered_into)
+        value = plain(getattr(probe, fn)(ctx.rank, ctx.world_size))
+    return {"value": value, "gathered": max((p.bytes for p in ledger.gathered_peaks.values()), default=0)}

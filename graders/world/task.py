@@ -122,6 +122,13 @@ class TaskContext:
         the student block ends (the live ledger counts gathered parameters so)."""
         self._worker.recorder.on_gathered = callback
 
+    def release_buffers(self) -> None:
+        """Until the student block ends, the backend is handed aliases of graded code's buffers,
+        cut loose when a collective returns or its handle is dropped after it completed
+        (``graders.comm.backend_hold``): what a live ledger counts is then the graded code's doing,
+        not the timing of the backend's threads. ``MeasuredTraining`` calls it."""
+        self._worker.recorder.release_buffers = True
+
     def on_the_wire(self) -> dict:
         """The most bytes asynchronous collectives held at once since the last call, and where."""
         return self._worker.recorder.on_the_wire.take()
