@@ -13,8 +13,10 @@ fixed, the row starts passing and the mark must go.
 Chapter 2's samples live in ``fixtures/submissions/ch2/_redteam/``: ``dtlab grade`` skips
 folders whose name starts with ``_``, so ``tests/test_samples.py``'s class of students is
 unchanged. A cheat is graded on the parts it must lose only (the others do not change its
-verdict); an honest sample on every part. A cheat the static scan stops is graded again with
-the runtime guard alone, which must stop it too, with the message of its row. Run with
+verdict), with the active profile; an honest sample on every part, with the lighter
+``mutants`` profile (its explicit edge cases, then 5 examples). A cheat the static scan stops
+is graded again with the runtime guard alone, which must stop it too, with the message of its
+row. Run with
 ``--hypothesis-profile ci --dtlab-deadline 5``.
 """
 
@@ -26,6 +28,7 @@ import pytest
 
 from graders.authoring import mutants
 from graders.impl import KIT_ROOT, Impl
+from graders.plugin.profiles import MUTANTS_PROFILE
 
 SAMPLES = KIT_ROOT / "fixtures" / "submissions"
 FULL = "full marks"
@@ -259,13 +262,14 @@ ROWS = [
     ),
 ]
 
-_TESTS: dict[str, dict] = {}
+_TESTS: dict[tuple[str, str | None], dict] = {}
 
 
-def _tests(chapter: str) -> dict:
-    if chapter not in _TESTS:
-        _TESTS[chapter] = mutants.exercise_tests(chapter)
-    return _TESTS[chapter]
+def _tests(chapter: str, profile: str | None = None) -> dict:
+    """The graders of ``chapter`` with the active profile, or with ``profile``."""
+    if (chapter, profile) not in _TESTS:
+        _TESTS[(chapter, profile)] = mutants.exercise_tests(chapter, profile=profile)
+    return _TESTS[(chapter, profile)]
 
 
 def _param(row: Verdict):
@@ -276,15 +280,21 @@ def _param(row: Verdict):
 def test_verdict(row: Verdict, harness):
     chapter = row.exercise.split(".")[0]
     impl = Impl.resolve(SAMPLES / row.sample)
-    tests = _tests(chapter)
-    every = [(part, fns) for (exercise, part), fns in tests.items() if exercise == row.exercise]
-    if row.expected == FULL:
+    if row.expected == FULL:  # every part must pass: the lighter profile's examples
+        tests = _tests(chapter, MUTANTS_PROFILE)
+        every = [(part, fns) for (exercise, part), fns in tests.items() if exercise == row.exercise]
         failed, _ = mutants.grade_parts(impl, harness, every)
         assert failed == {}, f"{row.sample} lost points: " + "\n".join(f"{p}: {m}" for p, m in failed.items())
         return
     expected = row.expected
-    # a cheat is graded on the parts it must lose only: the others do not change its verdict
-    only = [(part, fns) for part, fns in every if part in expected]
+    # a cheat is graded on the parts it must lose only (the others do not change its verdict),
+    # with the active profile
+    tests = _tests(chapter)
+    only = [
+        (part, fns)
+        for (exercise, part), fns in tests.items()
+        if exercise == row.exercise and part in expected
+    ]
     failed, _ = mutants.grade_parts(impl, harness, only)
     kept = sorted(set(expected) - set(failed))
     assert not kept, f"{row.sample} kept credit for {kept}"

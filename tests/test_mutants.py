@@ -12,16 +12,18 @@ import pytest
 
 from graders.authoring import mutants
 from graders.catalog import CHAPTERS, EXERCISES
+from graders.plugin.profiles import MUTANTS_PROFILE
 
 ALL = [m for chapter in CHAPTERS for m in mutants.load(chapter) if mutants.path_of(chapter).exists()]
 PARTS = [(e.id, part) for chapter in CHAPTERS.values() for e in chapter.exercises for part in e.parts]
-_TESTS: dict[str, dict] = {}
+_TESTS: dict[tuple[str, str | None], dict] = {}
 
 
-def _tests(chapter):
-    if chapter not in _TESTS:
-        _TESTS[chapter] = mutants.exercise_tests(chapter)
-    return _TESTS[chapter]
+def _tests(chapter, profile=None):
+    """The graders of ``chapter`` with the active profile, or with ``profile``."""
+    if (chapter, profile) not in _TESTS:
+        _TESTS[(chapter, profile)] = mutants.exercise_tests(chapter, profile=profile)
+    return _TESTS[(chapter, profile)]
 
 
 @pytest.mark.parametrize("chapter", CHAPTERS)
@@ -59,7 +61,10 @@ def test_not_alone_names_real_parts(chapter):
 
 @pytest.mark.parametrize("mutant", ALL, ids=lambda m: f"{m.exercise}:{m.name}")
 def test_mutant_is_caught(mutant, harness, tmp_path):
-    outcome = mutants.run_mutant(mutant, harness, tmp_path, _tests(mutant.chapter))
+    """The part it must fail is graded with the active profile; the parts an ``alone`` mutant
+    must pass, with the lighter ``mutants`` profile (explicit edge cases, then 5 examples)."""
+    others = _tests(mutant.chapter, MUTANTS_PROFILE) if mutant.alone else None
+    outcome = mutants.run_mutant(mutant, harness, tmp_path, _tests(mutant.chapter), others)
     assert outcome.caught, (
         f"{mutant.name} ({mutant.description}) survived; failed parts: {sorted(outcome.failed_parts)}"
     )

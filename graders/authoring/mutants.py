@@ -125,39 +125,48 @@ def materialize(mutant: Mutant, dest: Path, kit_root: Path = KIT_ROOT) -> Path:
 # -- running the graders against a mutant --------------------------------------------------------
 
 
-def exercise_tests(chapter: str, kit_root: Path = KIT_ROOT) -> dict[tuple[str, str], list]:
+def exercise_tests(
+    chapter: str, kit_root: Path = KIT_ROOT, *, profile: str | None = None
+) -> dict[tuple[str, str], list]:
     """The chapter's grader test functions, by (exercise, part), imported from exercises/chN.
 
     These are private copies of the tests, set to skip hypothesis's shrink phase: a mutant
-    only has to be caught, and shrinking a multi-step training run costs dozens of runs.
+    only has to be caught, and shrinking a multi-step training run costs dozens of runs. They
+    draw as many examples as ``profile`` says (a registered profile's name), else the active
+    one: the modules are imported while that profile, less shrinking, is loaded, so ``@given``
+    takes its settings, and a part that draws a share of the examples (``fewer_examples``)
+    draws that share of its examples.
     """
     import importlib.util
 
     from hypothesis import Phase, settings
-    from hypothesis.errors import InvalidArgument
 
     from graders.plugin.marker import MARKER
 
-    no_shrink = settings(settings.default, phases=[p for p in settings.default.phases if p != Phase.shrink])
-
-    found: dict[tuple[str, str], list] = {}
-    for path in sorted((kit_root / "exercises" / chapter).glob("test_*.py")):
-        name = f"dtlab_graders_{chapter}_{path.stem}"
-        spec = importlib.util.spec_from_file_location(name, path)
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        for attr, fn in vars(module).items():
-            if not attr.startswith("test_"):
-                continue
-            for mark in getattr(fn, "pytestmark", []):
-                if mark.name == MARKER:
-                    if hasattr(fn, "hypothesis"):
-                        try:
-                            fn = no_shrink(fn)
-                        except InvalidArgument:  # it has settings of its own (fewer examples)
-                            pass
-                    found.setdefault(tuple(mark.args), []).append(fn)
+    active = settings.get_current_profile_name()
+    base = settings.get_profile(profile) if profile else settings.default
+    phases = [p for p in base.phases if p != Phase.shrink]
+    settings.register_profile(_NO_SHRINK, settings(base, phases=phases))
+    settings.load_profile(_NO_SHRINK)
+    try:
+        found: dict[tuple[str, str], list] = {}
+        for path in sorted((kit_root / "exercises" / chapter).glob("test_*.py")):
+            name = f"dtlab_graders_{chapter}_{path.stem}"
+            spec = importlib.util.spec_from_file_location(name, path)
+            module = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(module)
+            for attr, fn in vars(module).items():
+                if not attr.startswith("test_"):
+                    continue
+                for mark in getattr(fn, "pytestmark", []):
+                    if mark.name == MARKER:
+                        found.setdefault(tuple(mark.args), []).append(fn)
+    finally:
+        settings.load_profile(active)
     return found
+
+
+_NO_SHRINK = "dtlab-no-shrink"
 
 
 @dataclass
@@ -208,17 +217,25 @@ def run_mutant(
     harness,
     workdir: Path,
     tests: dict[tuple[str, str], list] | None = None,
+    others: dict[tuple[str, str], list] | None = None,
 ) -> MutantOutcome:
     """Grade the mutant's exercise and say which parts failed (and how).
 
-    The mutant's own part (if it names one) is graded first, and grading stops once the
-    mutant is caught, unless the mutant is ``alone``: then every part is graded.
+    The mutant's own part (if it names one) is graded first, with ``tests``, and grading stops
+    once the mutant is caught, unless the mutant is ``alone``: then every other part is graded
+    too, with ``others`` (``tests`` unless given: a lighter profile's copies, since those parts
+    only have to pass; see ``graders.plugin.profiles.MUTANTS_PROFILE``).
     """
     from graders.impl import Impl
 
     tests = tests if tests is not None else exercise_tests(mutant.chapter)
+    others = others if others is not None else tests
     impl = Impl.resolve(materialize(mutant, workdir))
-    parts = [(part, fns) for (exercise_id, part), fns in tests.items() if exercise_id == mutant.exercise]
+    mine = [key for key in tests if key[0] == mutant.exercise]
+    parts = [
+        (part, (tests if part == mutant.part or mutant.part is None else others)[(e, part)])
+        for e, part in mine
+    ]
     parts.sort(key=lambda item: item[0] != mutant.part)
 
     def caught(failed):

@@ -4,9 +4,12 @@
 profile is derandomized and has no example database, so a submission gets the same verdict on
 every run and wherever it runs: a database would replay examples saved by earlier runs (of
 other code, too), and the verdict would depend on that history. ``student`` draws fewest,
-``grading`` most; ``ci`` is for the kit's own tests. Every profile reports one failure per
-property (``report_multiple_bugs=False``): two distinct failing examples would otherwise come
-back as an ``ExceptionGroup`` instead of one teaching message.
+``grading`` most; ``ci`` is for the kit's own tests. ``mutants`` (5 examples, no shrinking) is
+the lighter one the kit's own tests use where a part only has to *pass*: the parts an ``alone``
+mutant must not fail, and an honest red-team sample (``tests/test_mutants.py``,
+``tests/test_cheats.py``); a part that must *fail* is graded with the active profile. Every
+profile reports one failure per property (``report_multiple_bugs=False``): two distinct failing
+examples would otherwise come back as an ``ExceptionGroup`` instead of one teaching message.
 """
 
 from __future__ import annotations
@@ -18,6 +21,8 @@ from hypothesis import HealthCheck, Phase, seed, settings
 from graders import config as dtlab_config
 
 DEFAULT_PROFILE = "student"
+#: the kit's own tests grade a mutant's other parts and an honest red-team sample with it
+MUTANTS_PROFILE = "mutants"
 _PHASES = (Phase.explicit, Phase.reuse, Phase.generate, Phase.target, Phase.shrink)
 _QUIET = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much]
 
@@ -37,6 +42,8 @@ def register(requested: str | None = None) -> None:
     )
     settings.register_profile("student", max_examples=25, **common)
     settings.register_profile("grading", max_examples=60, **common)
+    no_shrink = tuple(phase for phase in _PHASES if phase != Phase.shrink)
+    settings.register_profile(MUTANTS_PROFILE, max_examples=5, **(common | {"phases": no_shrink}))
     if "ci" in (requested, dtlab_config.profile()):
         settings.register_profile("ci", max_examples=15, **common)
 
