@@ -15,79 +15,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-#: Every built-in collective of ``torch.distributed`` (the point-to-point calls are not here).
-COLLECTIVES = frozenset(
-    {
-        "broadcast",
-        "all_reduce",
-        "reduce",
-        "all_gather",
-        "all_gather_into_tensor",
-        "all_gather_single",
-        "all_gather_coalesced",
-        "all_reduce_coalesced",
-        "reduce_scatter",
-        "reduce_scatter_tensor",
-        "reduce_scatter_single",
-        "all_to_all",
-        "all_to_all_single",
-        "scatter",
-        "gather",
-        "barrier",
-        "monitored_barrier",
-        "all_gather_object",
-        "broadcast_object_list",
-        "gather_object",
-        "scatter_object_list",
-        "send_object_list",
-        "recv_object_list",
-    }
+from graders.bans import (  # noqa: F401  (the catalog's vocabulary, read through it)
+    AUTOGRAD_CALLS,
+    COLLECTIVES,
+    DOOR_OBJECTS,
+    DOORS,
+    P2P_ONLY,
+    SIDE_CHANNEL_OBJECTS,
+    TORCH_DDP,
+    TORCH_FSDP,
+    TORCH_PIPELINING,
+    TORCH_TENSOR_PARALLEL,
+    TORCH_ZERO,
+    ZERO_BANNED,
 )
-TORCH_DDP = frozenset({"torch.nn.parallel.DistributedDataParallel"})
-TORCH_FSDP = frozenset(
-    {"torch.distributed.fsdp.FullyShardedDataParallel", "torch.distributed.fsdp.fully_shard"}
-)
-TORCH_ZERO = frozenset({"torch.distributed.optim.ZeroRedundancyOptimizer"})
-TORCH_PIPELINING = frozenset({"torch.distributed.pipelining.*"})
-
-#: What graded code may never do, in any exercise: the doors around the guard. Refused at run
-#: time (``graders.comm.guard``) and flagged by the static scan; name -> what it does.
-DOORS: dict[str, str] = {
-    "sys._getframe": "reads the interpreter's frames",
-    "sys._current_frames": "reads the interpreter's frames",
-    "frame": "reads a frame through a traceback or a generator",
-    "sys.settrace": "traces the interpreter",
-    "sys.setprofile": "traces the interpreter",
-    "gc.get_objects": "walks every live object",
-    "gc.get_referrers": "walks live objects",
-    "gc.get_referents": "walks live objects",
-    "function.__new__": "builds a function from a code object",
-    "code.__new__": "builds a code object",
-    "function.__code__": "rewrites a function's code",
-    "ctypes": "calls native code",
-    "graders.*": "imports the grading kit, whose references are the answers",
-    "signal.signal": "installs a signal handler, which is handed the interrupted frame",
-    "thread": "starts a thread, whose calls and memory would escape the graders",
-    "side channel": "moves data behind the graders' back (a file written, a socket)",
-    "dispatch": "steps out of the graders' dispatch modes",
-}
-#: doors that are objects, refused like banned ones in every exercise: dotted name -> door
-DOOR_OBJECTS: dict[str, str] = {
-    "signal.signal": "signal.signal",
-    "threading._start_new_thread": "thread",
-    "torch.utils._python_dispatch._disable_current_modes": "dispatch",
-    "torch.utils._python_dispatch._pop_mode": "dispatch",
-    "torch.utils._python_dispatch._pop_mode_temporarily": "dispatch",
-    "torch._C._pop_torch_dispatch_stack": "dispatch",
-    "torch._C._unset_dispatch_mode": "dispatch",
-}
-#: and, in exercises that run on several ranks, the ways of moving data that open no file
-SIDE_CHANNEL_OBJECTS: dict[str, str] = {
-    "torch.save": "side channel",
-    "torch.load": "side channel",
-    "torch.from_file": "side channel",
-    "torch.UntypedStorage.from_file": "side channel",
-}
 
 
 @dataclass(frozen=True)
@@ -143,9 +84,6 @@ def _exercises(
         symbol = symbol[0] if symbol else name
         yield Exercise(f"{chapter}.{name}", module, symbol, parts, title, banned, measured_memory, multi_rank)
 
-
-P2P_ONLY = COLLECTIVES  # chapter 2 builds the collectives from send/recv
-ZERO_BANNED = TORCH_ZERO | TORCH_DDP | TORCH_FSDP  # chapter 5 builds the ZeRO family
 
 CHAPTERS: dict[str, Chapter] = {
     c.id: c
@@ -265,6 +203,115 @@ CHAPTERS: dict[str, Chapter] = {
                     ("zero_memory_per_gpu", {"formula": 1, "paper": 1}, "memory per GPU"),
                     ("zero_comm_volume", {"formula": 2}, "communication per step"),
                     multi_rank=False,
+                ),
+            ),
+        ),
+        Chapter(
+            "ch6",
+            "Tensor parallelism",
+            "Song song tensor",
+            (
+                *_exercises(
+                    "ch6",
+                    "mappings",
+                    (
+                        "copy_to_tp_region",
+                        {"forward": 1, "backward": 1},
+                        "f: identity forward, all-reduce backward",
+                    ),
+                    (
+                        "reduce_from_tp_region",
+                        {"forward": 1, "backward": 1},
+                        "g: all-reduce forward, identity backward",
+                    ),
+                    (
+                        "scatter_to_tp_region",
+                        {"forward": 1, "backward": 1},
+                        "split the last dimension, gather back",
+                    ),
+                    (
+                        "gather_from_tp_region",
+                        {"forward": 1, "backward": 1},
+                        "gather the last dimension, split back",
+                    ),
+                    (
+                        "scatter_to_sequence_region",
+                        {"forward": 1, "backward": 1},
+                        "split the sequence, gather back",
+                    ),
+                    (
+                        "gather_from_sequence_region",
+                        {"forward": 1, "backward": 1},
+                        "all-gather the sequence, reduce-scatter back",
+                    ),
+                    (
+                        "reduce_scatter_to_sequence_region",
+                        {"forward": 1, "backward": 1},
+                        "reduce-scatter the sequence, all-gather back",
+                    ),
+                    banned=TORCH_TENSOR_PARALLEL,
+                ),
+                *_exercises(
+                    "ch6",
+                    "layers",
+                    (
+                        "column_parallel_linear",
+                        {"result": 2, "traffic": 1, "dtensor": 1},
+                        "column-parallel linear layer",
+                        "ColumnParallelLinear",
+                    ),
+                    (
+                        "vocab_parallel_embedding",
+                        {"result": 1, "traffic": 1},
+                        "vocabulary-parallel embedding",
+                        "VocabParallelEmbedding",
+                    ),
+                    banned=TORCH_TENSOR_PARALLEL,
+                ),
+                *_exercises(
+                    "ch6",
+                    "layers",
+                    (
+                        "vocab_parallel_cross_entropy",
+                        {"result": 2, "traffic": 1, "memory": 1},
+                        "cross-entropy without gathering the logits",
+                    ),
+                    banned=TORCH_TENSOR_PARALLEL,
+                    measured_memory=True,
+                ),
+                *_exercises(
+                    "ch6",
+                    "layers",
+                    (
+                        "row_parallel_linear",
+                        {"result": 2, "backward": 2, "traffic": 1, "dtensor": 1},
+                        "row-parallel linear layer with a hand-written backward",
+                        "RowParallelLinear",
+                    ),
+                    banned=TORCH_TENSOR_PARALLEL | AUTOGRAD_CALLS,
+                ),
+                *_exercises(
+                    "ch6",
+                    "blocks",
+                    (
+                        "parallel_mlp",
+                        {"result": 2, "traffic": 1, "sequence_parallel": 2, "memory": 1},
+                        "tensor-parallel MLP block",
+                        "ParallelMLP",
+                    ),
+                    banned=TORCH_TENSOR_PARALLEL,
+                    measured_memory=True,
+                ),
+                *_exercises(
+                    "ch6",
+                    "blocks",
+                    (
+                        "parallel_attention",
+                        {"result": 2, "traffic": 1, "sequence_parallel": 1},
+                        "tensor-parallel attention block, heads split across ranks",
+                        "ParallelAttention",
+                    ),
+                    banned=TORCH_TENSOR_PARALLEL,
                 ),
             ),
         ),

@@ -194,6 +194,10 @@ PARTS_VI = {
     "own_schedules": "lịch tự viết",
     "valid": "hợp lệ",
     "warmup": "warm-up",
+    "forward": "forward",
+    "backward": "backward",
+    "dtensor": "so với DTensor",
+    "sequence_parallel": "song song chuỗi",
 }
 
 

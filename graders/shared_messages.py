@@ -121,6 +121,16 @@ _TRAFFIC: dict[str, dict[str, str]] = {
         "vi": "rank {src} đã gửi {sent} byte tới rank {dst}, trong khi rank {dst} cần ít nhất {need} byte "
         "từ nó.",
     },
+    "calls:exactly": {
+        "en": "in {direction}, rank {rank} called {got}; the lesson needs exactly {expected}, and nothing "
+        "else.",
+        "vi": "trong {direction}, rank {rank} đã gọi {got}; bài học chỉ cần đúng {expected}, và không gì "
+        "khác.",
+    },
+    "calls:other group": {
+        "en": " The calls must run on the group {group}, not on {other}.",
+        "vi": " Các lời gọi phải chạy trên nhóm {group}, không phải trên {other}.",
+    },
     "bytes:moved at most": {
         "en": "rank {rank} sent and received {moved} B in all; it needs at most {limit} B.",
         "vi": "rank {rank} đã gửi và nhận tổng cộng {moved} B; nó chỉ cần tối đa {limit} B.",

@@ -20,6 +20,8 @@ LAYERS = (
         "facts",
         (
             "catalog",
+            "bans",
+            "models",
             "impl",
             "config",
             "errors",

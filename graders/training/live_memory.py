@@ -85,6 +85,8 @@ class LiveLedger(TorchDispatchMode):
         #: bytes alive per (phase, step) they were born in, and the peak of the current one's
         self.born_alive: dict[tuple[str, int], int] = {}
         self.fresh_peaks: dict[str, int] = {}
+        #: the largest single storage born in each phase, and where
+        self.largest: dict[str, Peak] = {}
         self.after_op = None  # called after every operator (the plain measurement's probe)
         #: bytes alive of the storages collectives gathered into (all-gather outputs), and peaks
         self.gathered = 0
@@ -113,6 +115,9 @@ class LiveLedger(TorchDispatchMode):
             fresh = self.born_alive[born] = self.born_alive.get(born, 0) + size
             if fresh > self.fresh_peaks.get(self.phase, 0):
                 self.fresh_peaks[self.phase] = fresh
+            largest = self.largest.setdefault(self.phase, Peak())
+            if size > largest.bytes:
+                largest.bytes, largest.where = size, self._student_site()
         elif known != size:  # resized in place
             self._sizes[key] = size
             self.total += size - known
@@ -232,7 +237,8 @@ class LiveLedger(TorchDispatchMode):
         peaks = {phase: peak.plain() for phase, peak in self.peaks.items()}
         fresh = {f"fresh:{phase}": {"bytes": size, "where": ""} for phase, size in self.fresh_peaks.items()}
         gathered = {f"gathered:{phase}": peak.plain() for phase, peak in self.gathered_peaks.items()}
-        return peaks | fresh | gathered
+        largest = {f"largest:{phase}": peak.plain() for phase, peak in self.largest.items()}
+        return peaks | fresh | gathered | largest
 
     # -- the mode ----------------------------------------------------------------------------
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):

@@ -133,13 +133,15 @@ class StateGuard:
             if now == before:
                 continue
             for key in [k for k in now if k not in before]:
+                if key == "__warningregistry__":  # Python's record of the warnings it showed
+                    continue
                 if isinstance(now[key], types.ModuleType):
                     before[key] = now[key]  # a submodule imported lazily: legitimate
                     continue
                 tampered.append(f"{label}.{key}")
                 _delete(obj, key)
             for key, value in before.items():
-                if now.get(key, _MISSING) is not value:
+                if key != "__warningregistry__" and now.get(key, _MISSING) is not value:
                     tampered.append(f"{label}.{key}")
                     setattr(obj, key, value)
         if os.getcwd() != self.cwd:

@@ -91,8 +91,11 @@ def preload() -> None:
     # rebinds torch.manual_seed, which the state guard would report as tampering. Import it
     # once here, before the workers fork and take their snapshot.
     torch.set_num_threads(1)
-    # The first backward of a process imports this (and sympy) lazily, ~0.7 s: pay it once here
-    # rather than in every rank of every world, where it can miss a task's deadline.
+    # DTensor (chapter 6's cross-check) costs about a second to import: once, here. And the first
+    # backward of a process imports torch.fx's symbolic shapes (and sympy) lazily, ~0.7 s: pay it
+    # once here rather than in every rank of every world, where it can miss a task's deadline.
+    import torch.distributed.device_mesh  # noqa: F401
+    import torch.distributed.tensor.parallel  # noqa: F401
     import torch.fx.experimental.symbolic_shapes  # noqa: F401
 
     import graders.comm.recorder  # noqa: F401

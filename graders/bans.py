@@ -1,0 +1,92 @@
+"""What graded code may not call: the names the catalog's exercises ban, and the doors around
+the guard that every exercise closes. Read through :mod:`graders.catalog`, which declares
+which exercise bans what.
+
+``torch.distributed`` function names (``"all_reduce"``), dotted names of anything else
+(``"torch.optim.AdamW"``), and ``"package.*"`` for a whole module tree.
+"""
+
+from __future__ import annotations
+
+#: Every built-in collective of ``torch.distributed`` (the point-to-point calls are not here).
+COLLECTIVES = frozenset(
+    {
+        "broadcast",
+        "all_reduce",
+        "reduce",
+        "all_gather",
+        "all_gather_into_tensor",
+        "all_gather_single",
+        "all_gather_coalesced",
+        "all_reduce_coalesced",
+        "reduce_scatter",
+        "reduce_scatter_tensor",
+        "reduce_scatter_single",
+        "all_to_all",
+        "all_to_all_single",
+        "scatter",
+        "gather",
+        "barrier",
+        "monitored_barrier",
+        "all_gather_object",
+        "broadcast_object_list",
+        "gather_object",
+        "scatter_object_list",
+        "send_object_list",
+        "recv_object_list",
+    }
+)
+TORCH_DDP = frozenset({"torch.nn.parallel.DistributedDataParallel"})
+TORCH_FSDP = frozenset(
+    {"torch.distributed.fsdp.FullyShardedDataParallel", "torch.distributed.fsdp.fully_shard"}
+)
+TORCH_ZERO = frozenset({"torch.distributed.optim.ZeroRedundancyOptimizer"})
+TORCH_PIPELINING = frozenset({"torch.distributed.pipelining.*"})
+#: autograd-aware collectives and DTensor: chapter 6 writes the conjugate operators itself
+TORCH_TENSOR_PARALLEL = frozenset(
+    {"torch.distributed.nn.*", "torch.distributed.tensor.*", "torch.distributed._functional_collectives.*"}
+)
+#: autograd run by graded code itself: a hand-written backward may not differentiate its forward
+AUTOGRAD_CALLS = frozenset({"torch.autograd.grad", "torch.autograd.backward", "torch.Tensor.backward"})
+
+#: What graded code may never do, in any exercise: the doors around the guard. Refused at run
+#: time (``graders.comm.guard``) and flagged by the static scan; name -> what it does.
+DOORS: dict[str, str] = {
+    "sys._getframe": "reads the interpreter's frames",
+    "sys._current_frames": "reads the interpreter's frames",
+    "frame": "reads a frame through a traceback or a generator",
+    "sys.settrace": "traces the interpreter",
+    "sys.setprofile": "traces the interpreter",
+    "gc.get_objects": "walks every live object",
+    "gc.get_referrers": "walks live objects",
+    "gc.get_referents": "walks live objects",
+    "function.__new__": "builds a function from a code object",
+    "code.__new__": "builds a code object",
+    "function.__code__": "rewrites a function's code",
+    "ctypes": "calls native code",
+    "graders.*": "imports the grading kit, whose references are the answers",
+    "signal.signal": "installs a signal handler, which is handed the interrupted frame",
+    "thread": "starts a thread, whose calls and memory would escape the graders",
+    "side channel": "moves data behind the graders' back (a file written, a socket)",
+    "dispatch": "steps out of the graders' dispatch modes",
+}
+#: doors that are objects, refused like banned ones in every exercise: dotted name -> door
+DOOR_OBJECTS: dict[str, str] = {
+    "signal.signal": "signal.signal",
+    "threading._start_new_thread": "thread",
+    "torch.utils._python_dispatch._disable_current_modes": "dispatch",
+    "torch.utils._python_dispatch._pop_mode": "dispatch",
+    "torch.utils._python_dispatch._pop_mode_temporarily": "dispatch",
+    "torch._C._pop_torch_dispatch_stack": "dispatch",
+    "torch._C._unset_dispatch_mode": "dispatch",
+}
+#: and, in exercises that run on several ranks, the ways of moving data that open no file
+SIDE_CHANNEL_OBJECTS: dict[str, str] = {
+    "torch.save": "side channel",
+    "torch.load": "side channel",
+    "torch.from_file": "side channel",
+    "torch.UntypedStorage.from_file": "side channel",
+}
+
+P2P_ONLY = COLLECTIVES  # chapter 2 builds the collectives from send/recv
+ZERO_BANNED = TORCH_ZERO | TORCH_DDP | TORCH_FSDP  # chapter 5 builds the ZeRO family

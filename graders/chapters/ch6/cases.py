@@ -1,0 +1,305 @@
+"""The examples chapter 6 draws, and their one-line reproductions.
+
+Tensor data (inputs, weights, output gradients) is derived from the drawn seed in the driver.
+``n`` is the tensor-parallel size: the number of ranks in the case's group.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import torch
+from hypothesis import strategies as st
+
+from graders import strategies as S
+
+FLOATS = S.FLOAT_DTYPES
+
+#: mapping name -> (split dimension or None, forward collective, backward collective)
+MAPPINGS = {
+    "copy_to_tp_region": (None, None, "all_reduce"),
+    "reduce_from_tp_region": (None, "all_reduce", None),
+    "scatter_to_tp_region": (-1, None, "all_gather"),
+    "gather_from_tp_region": (-1, "all_gather", None),
+    "scatter_to_sequence_region": (0, None, "all_gather"),
+    "gather_from_sequence_region": (0, "all_gather", "reduce_scatter"),
+    "reduce_scatter_to_sequence_region": (0, "reduce_scatter", "all_gather"),
+}
+
+
+def _tensors(seed: int, dtype: str, *shapes) -> tuple[torch.Tensor, ...]:
+    generator = S.seeded_generator(seed)
+    return tuple(S.make_tensor(shape, dtype, generator) for shape in shapes)
+
+
+# -- the conjugate mappings ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MappingCase(S.GroupMembers):
+    """Every group rank ``i`` passes ``inputs[i]`` and back-propagates ``grads[i]``."""
+
+    mapping: str
+    world_size: int
+    group: tuple[int, ...] | None
+    shape: tuple[int, ...]  # of every rank's input
+    dtype: str
+    seed: int = 0
+    inputs: tuple[torch.Tensor, ...] = field(default=(), compare=False, repr=False)
+    grads: tuple[torch.Tensor, ...] = field(default=(), compare=False, repr=False)
+
+    @property
+    def numel(self) -> int:
+        return self.inputs[0].numel()
+
+    @property
+    def itemsize(self) -> int:
+        return self.inputs[0].element_size()
+
+    def __repr__(self) -> str:
+        group = f", group={self.group}" if self.group is not None else ""
+        return (
+            f"world_size={self.world_size}{group}, shape={self.shape}, dtype={self.dtype}, seed={self.seed}"
+        )
+
+
+def output_shape(mapping: str, shape: tuple[int, ...], n: int) -> tuple[int, ...]:
+    dim, forward, _ = MAPPINGS[mapping]
+    if dim is None:
+        return shape
+    out = list(shape)
+    out[dim] = out[dim] * n if forward == "all_gather" else out[dim] // n
+    return tuple(out)
+
+
+def build_mapping(mapping, world_size, group, shape, dtype, seed=0) -> MappingCase:
+    n = len(group) if group is not None else world_size
+    out = output_shape(mapping, shape, n)
+    tensors = _tensors(seed, dtype, *([shape] * n), *([out] * n))
+    return MappingCase(mapping, world_size, group, tuple(shape), dtype, seed, tensors[:n], tensors[n:])
+
+
+@st.composite
+def mapping_cases(draw, mapping: str):
+    world_size, group = draw(S.worlds())
+    n = len(group) if group is not None else world_size
+    dim, forward, _ = MAPPINGS[mapping]
+    shape = list(draw(st.lists(st.integers(1, 4), min_size=1, max_size=3)))
+    if dim is not None and forward != "all_gather":  # this rank keeps chunk r: divisible by n
+        shape[dim] *= n
+    return build_mapping(
+        mapping, world_size, group, tuple(shape), draw(st.sampled_from(FLOATS)), draw(S.seeds)
+    )
+
+
+def mapping_edges(mapping: str) -> list[MappingCase]:
+    """One rank, a relabelled subgroup of a 3-D tensor, and the whole world of 4."""
+    dim = MAPPINGS[mapping][0]
+
+    def shape(base, n):
+        if dim is None or MAPPINGS[mapping][1] == "all_gather":
+            return base
+        out = list(base)
+        out[dim] *= n
+        return tuple(out)
+
+    return [
+        build_mapping(mapping, 1, None, (3,), "float64", seed=1),
+        build_mapping(mapping, 3, (1, 2), shape((2, 1, 3), 2), "float32", seed=2),
+        build_mapping(mapping, 4, None, shape((1, 2), 4), "float64", seed=3),
+    ]
+
+
+# -- the linear layers ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LinearCase(S.GroupMembers):
+    """A column- or row-parallel layer of ``in_features -> out_features`` on an input shaped
+    ``(*lead, in_features)``; ``x`` is the whole input and ``grad`` the whole output's gradient."""
+
+    kind: str  # "column" | "row"
+    world_size: int
+    group: tuple[int, ...] | None
+    in_features: int
+    out_features: int
+    lead: tuple[int, ...]
+    bias: bool
+    gather_output: bool = False  # column
+    input_is_parallel: bool = False  # row
+    sequence_parallel: bool = False
+    dtype: str = "float32"
+    seed: int = 0
+    weight: torch.Tensor = field(default=None, compare=False, repr=False)
+    bias_value: torch.Tensor = field(default=None, compare=False, repr=False)
+    x: torch.Tensor = field(default=None, compare=False, repr=False)
+    grad: torch.Tensor = field(default=None, compare=False, repr=False)
+
+    @property
+    def numel(self) -> int:
+        return self.x.numel()
+
+    @property
+    def itemsize(self) -> int:
+        return self.x.element_size()
+
+    def __repr__(self) -> str:
+        group = f", group={self.group}" if self.group is not None else ""
+        flag = (
+            f"gather_output={self.gather_output}"
+            if self.kind == "column"
+            else f"input_is_parallel={self.input_is_parallel}"
+        )
+        return (
+            f"world_size={self.world_size}{group}, in_features={self.in_features}, "
+            f"out_features={self.out_features}, input_shape={(*self.lead, self.in_features)}, "
+            f"bias={self.bias}, {flag}, sequence_parallel={self.sequence_parallel}, "
+            f"dtype={self.dtype}, seed={self.seed}"
+        )
+
+
+def build_linear(
+    kind, world_size, group, in_features, out_features, lead, bias, *, seed=0, dtype="float32", **flags
+):
+    shapes = [(out_features, in_features), (out_features,), (*lead, in_features), (*lead, out_features)]
+    weight, bias_value, x, grad = _tensors(seed, dtype, *shapes)
+    return LinearCase(
+        kind,
+        world_size,
+        group,
+        in_features,
+        out_features,
+        tuple(lead),
+        bias,
+        **flags,
+        dtype=dtype,
+        seed=seed,
+        weight=weight,
+        bias_value=bias_value,
+        x=x,
+        grad=grad,
+    )
+
+
+@st.composite
+def linear_cases(draw, kind: str, *, sequence_parallel=(False, True), min_members: int = 1):
+    world_size, group = draw(S.worlds(min_members=min_members))
+    n = len(group) if group is not None else world_size
+    sp = draw(st.sampled_from(sequence_parallel))
+    flags = {"sequence_parallel": sp}
+    if kind == "column":
+        flags["gather_output"] = draw(st.booleans())
+    else:
+        flags["input_is_parallel"] = True if sp else draw(st.booleans())
+    lead = tuple(draw(st.lists(st.integers(1, 3), min_size=1, max_size=2)))
+    if sp:
+        lead = (lead[0] * n, *lead[1:])
+    return build_linear(
+        kind,
+        world_size,
+        group,
+        n * draw(st.integers(1, 4)),
+        n * draw(st.integers(1, 4)),
+        lead,
+        draw(st.booleans()),
+        seed=draw(S.seeds),
+        dtype=draw(st.sampled_from(FLOATS)),
+        **flags,
+    )
+
+
+def linear_edges(kind: str) -> list[LinearCase]:
+    flag = "gather_output" if kind == "column" else "input_is_parallel"
+    return [
+        build_linear(kind, 1, None, 3, 2, (2,), True, seed=1, dtype="float64", **{flag: True}),
+        build_linear(kind, 3, (1, 2), 4, 6, (3, 2), False, seed=2, **{flag: False}),
+        build_linear(
+            kind, 4, None, 8, 4, (4, 1), True, seed=3, dtype="float64", sequence_parallel=True, **{flag: True}
+        ),
+    ]
+
+
+# -- the vocabulary-parallel layers ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class VocabCase(S.GroupMembers):
+    """Token ids shaped ``ids_shape`` into a vocabulary of ``vocab`` split over the group:
+    an embedding table ``[vocab, dim]``, or logits ``[*ids_shape, vocab]`` scored against them."""
+
+    world_size: int
+    group: tuple[int, ...] | None
+    vocab: int
+    dim: int
+    ids_shape: tuple[int, ...]
+    dtype: str = "float32"
+    seed: int = 0
+    ids: torch.Tensor = field(default=None, compare=False, repr=False)
+    table: torch.Tensor = field(default=None, compare=False, repr=False)  # embedding weight, or logits
+    grad: torch.Tensor = field(default=None, compare=False, repr=False)
+
+    @property
+    def tokens(self) -> int:
+        return self.ids.numel()
+
+    @property
+    def numel(self) -> int:
+        return self.table.numel()
+
+    @property
+    def itemsize(self) -> int:
+        return self.table.element_size()
+
+    def __repr__(self) -> str:
+        group = f", group={self.group}" if self.group is not None else ""
+        return (
+            f"world_size={self.world_size}{group}, vocab={self.vocab}, dim={self.dim}, "
+            f"ids_shape={self.ids_shape}, dtype={self.dtype}, seed={self.seed}"
+        )
+
+
+def build_embedding(world_size, group, vocab, dim, ids_shape, *, dtype="float32", seed=0) -> VocabCase:
+    generator = S.seeded_generator(seed)
+    ids = torch.randint(0, vocab, ids_shape, generator=generator)
+    table, grad = _tensors(seed + 1, dtype, (vocab, dim), (*ids_shape, dim))
+    return VocabCase(world_size, group, vocab, dim, tuple(ids_shape), dtype, seed, ids, table, grad)
+
+
+def build_cross_entropy(world_size, group, vocab, ids_shape, *, dtype="float32", seed=0) -> VocabCase:
+    generator = S.seeded_generator(seed)
+    ids = torch.randint(0, vocab, ids_shape, generator=generator)
+    logits, grad = _tensors(seed + 1, dtype, (*ids_shape, vocab), ids_shape)
+    return VocabCase(world_size, group, vocab, 0, tuple(ids_shape), dtype, seed, ids, 3 * logits, grad)
+
+
+@st.composite
+def embedding_cases(draw, min_members: int = 1):
+    world_size, group = draw(S.worlds(min_members=min_members))
+    n = len(group) if group is not None else world_size
+    ids_shape = tuple(draw(st.lists(st.integers(1, 5), min_size=1, max_size=2)))
+    vocab, dim = n * draw(st.integers(1, 5)), draw(st.integers(1, 6))
+    return build_embedding(
+        world_size, group, vocab, dim, ids_shape, dtype=draw(st.sampled_from(FLOATS)), seed=draw(S.seeds)
+    )
+
+
+@st.composite
+def cross_entropy_cases(draw, *, sizes=(1, 2, 3, 4), min_members: int = 1, min_local_vocab: int = 1):
+    world_size, group = draw(S.worlds(sizes=sizes, min_members=min_members))
+    n = len(group) if group is not None else world_size
+    ids_shape = tuple(draw(st.lists(st.integers(1, 5), min_size=1, max_size=2)))
+    vocab = n * draw(st.integers(min_local_vocab, min_local_vocab + 6))
+    dtype = draw(st.sampled_from(FLOATS))
+    return build_cross_entropy(world_size, group, vocab, ids_shape, dtype=dtype, seed=draw(S.seeds))
+
+
+EMBEDDING_EDGES = [
+    build_embedding(1, None, 3, 2, (4,), dtype="float64", seed=1),
+    build_embedding(3, (1, 2), 4, 3, (2, 3), seed=2),
+    build_embedding(4, None, 8, 2, (5,), dtype="float64", seed=3),
+]
+CROSS_ENTROPY_EDGES = [
+    build_cross_entropy(1, None, 5, (3,), dtype="float64", seed=1),
+    build_cross_entropy(3, (0, 2), 16, (2, 3), seed=2),
+    build_cross_entropy(4, None, 32, (5,), dtype="float64", seed=3),
+]

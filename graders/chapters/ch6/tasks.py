@@ -1,0 +1,303 @@
+"""Chapter 6 worker tasks: run the student's operator, layer or block forward and backward.
+
+Each task marks ``forward_end`` and ``backward_end``, so that the trace cuts into the two
+directions, and returns plain data: the output, the gradients that came back, and (for the
+row-parallel layer) which autograd nodes handed the parameters their gradients. Ranks outside
+the case's group take no part beyond the group's creation. PyTorch's DTensor plans run as a
+cross-check outside the student block.
+"""
+
+from __future__ import annotations
+
+import torch
+import torch.distributed as dist
+
+from graders.chapters.ch6 import graph
+from graders.chapters.ch6.memory_tasks import block_saved_bytes, cross_entropy_largest
+from graders.world.task import task
+from graders.world.values import plain
+
+__all__ = ["block_saved_bytes", "cross_entropy_largest"]
+
+
+def _backward(y, grad) -> str:
+    """Back-propagate ``grad`` from ``y``; why not, when it cannot be (shown by the checks)."""
+    if not isinstance(y, torch.Tensor):
+        return "no tensor"
+    if tuple(y.shape) != tuple(grad.shape) or y.dtype != grad.dtype:
+        return f"shape {tuple(y.shape)} {y.dtype}"
+    if not y.requires_grad:
+        return "no grad_fn"
+    y.backward(grad)
+    return ""
+
+
+def _grad(tensor) -> object:
+    return None if tensor is None or tensor.grad is None else tensor.grad.detach().clone()
+
+
+# -- the conjugate mappings ---------------------------------------------------------------------
+
+
+def _run_mapping(ctx, case, name: str):
+    group = ctx.group(case.group)
+    if not ctx.in_group(case.group):
+        return None
+    i = ctx.group_rank(case.group)
+    x = case.inputs[i].clone().requires_grad_()
+    with ctx.student_code() as student:
+        y = getattr(student, name)(x, group=group)
+        ctx.mark("forward_end")
+        skipped = _backward(y, case.grads[i].clone())
+        ctx.mark("backward_end")
+    output = y.detach() if isinstance(y, torch.Tensor) else plain(y)
+    return {"output": output, "input_after": x.detach(), "grad": _grad(x), "skipped": skipped}
+
+
+def _mapping_task(name: str):
+    def run(ctx, case):
+        return _run_mapping(ctx, case, name)
+
+    run.__name__ = run.__qualname__ = name
+    return task(f"ch6.{name}")(run)
+
+
+copy_to_tp_region = _mapping_task("copy_to_tp_region")
+reduce_from_tp_region = _mapping_task("reduce_from_tp_region")
+scatter_to_tp_region = _mapping_task("scatter_to_tp_region")
+gather_from_tp_region = _mapping_task("gather_from_tp_region")
+scatter_to_sequence_region = _mapping_task("scatter_to_sequence_region")
+gather_from_sequence_region = _mapping_task("gather_from_sequence_region")
+reduce_scatter_to_sequence_region = _mapping_task("reduce_scatter_to_sequence_region")
+
+
+# -- the linear layers ----------------------------------------------------------------------------
+
+
+def linear_local(case, i: int) -> tuple[torch.Tensor, torch.Tensor]:
+    """Group rank ``i``'s input and output gradient, cut from the case's whole tensors."""
+    n, x, g = case.n, case.x, case.grad
+    if case.kind == "column":
+        x = x.chunk(n, 0)[i] if case.sequence_parallel else x
+        g = g if case.gather_output else g.chunk(n, -1)[i]
+    else:
+        x = x.chunk(n, -1)[i] if case.input_is_parallel else x
+        g = g.chunk(n, 0)[i] if case.sequence_parallel else g
+    return x.clone().contiguous(), g.clone().contiguous()
+
+
+def _build_linear(student, case, group):
+    flag = {"gather_output": case.gather_output} if case.kind == "column" else {}
+    flag = flag or {"input_is_parallel": case.input_is_parallel}
+    cls = student.ColumnParallelLinear if case.kind == "column" else student.RowParallelLinear
+    return cls(
+        case.in_features,
+        case.out_features,
+        case.bias,
+        group=group,
+        master_weight=case.weight.clone(),
+        master_bias=case.bias_value.clone() if case.bias else None,
+        sequence_parallel=case.sequence_parallel,
+        **flag,
+    )
+
+
+def _run_linear(ctx, case, student, group) -> dict:
+    x, g = linear_local(case, ctx.group_rank(case.group))
+    x.requires_grad_()
+    layer = _build_linear(student, case, group)
+    y = layer(x)
+    ctx.mark("forward_end")
+    weight, bias = getattr(layer, "weight", None), getattr(layer, "bias", None)
+    tensors = {"weight": weight, "bias": bias, "input": x}
+    nodes = graph.gradient_sources(y, tensors) if isinstance(y, torch.Tensor) else {}
+    skipped = _backward(y, g)
+    ctx.mark("backward_end")
+    return {
+        "output": y.detach() if isinstance(y, torch.Tensor) else plain(y),
+        "input_grad": _grad(x),
+        "weight": plain(weight.detach()) if isinstance(weight, torch.Tensor) else plain(weight),
+        "weight_grad": _grad(weight) if isinstance(weight, torch.Tensor) else None,
+        "bias_grad": _grad(bias) if isinstance(bias, torch.Tensor) else None,
+        "has_bias": isinstance(bias, torch.Tensor),
+        "nodes": nodes,
+        "skipped": skipped,
+    }
+
+
+def _linear(ctx, case):
+    group = ctx.group(case.group)
+    if not ctx.in_group(case.group):
+        return None
+    with ctx.student_code() as student:
+        return _run_linear(ctx, case, student, group)
+
+
+@task("ch6.column_parallel_linear")
+def column_parallel_linear(ctx, case):
+    return _linear(ctx, case)
+
+
+@task("ch6.row_parallel_linear")
+def row_parallel_linear(ctx, case):
+    return _linear(ctx, case)
+
+
+def _torch_plan(case):
+    from torch.distributed.tensor import Replicate, Shard
+    from torch.distributed.tensor.parallel import ColwiseParallel, RowwiseParallel
+
+    if case.kind == "column":
+        return ColwiseParallel(output_layouts=Replicate() if case.gather_output else Shard(-1))
+    return RowwiseParallel(input_layouts=Shard(-1) if case.input_is_parallel else Replicate())
+
+
+def _run_torch_linear(ctx, case, group) -> dict:
+    """The same layer as torch's DTensor plan on the same weights and inputs: local values."""
+    from torch.distributed.device_mesh import DeviceMesh
+    from torch.distributed.tensor.parallel import parallelize_module
+
+    dtype = case.weight.dtype
+    linear = torch.nn.Linear(case.in_features, case.out_features, bias=case.bias, dtype=dtype)
+    with torch.no_grad():
+        linear.weight.copy_(case.weight)
+        if case.bias:
+            linear.bias.copy_(case.bias_value)
+    mesh = DeviceMesh.from_group(group if group is not None else dist.group.WORLD, "cpu")
+    parallelize_module(linear, mesh, _torch_plan(case))
+    x, g = linear_local(case, ctx.group_rank(case.group))
+    x.requires_grad_()
+    y = linear(x)
+    y.backward(g)
+    local = [linear.weight.grad.to_local()]
+    if case.bias:
+        local.append(linear.bias.grad.full_tensor() if case.kind == "row" else linear.bias.grad.to_local())
+    return {
+        "output": y.detach().clone(),
+        "input_grad": x.grad.detach().clone(),
+        "weight": linear.weight.to_local().detach().clone(),
+        "weight_grad": local[0].detach().clone(),
+        "bias_grad": local[1].detach().clone() if case.bias else None,
+    }
+
+
+def _versus_torch(ctx, case):
+    group = ctx.group(case.group)
+    if not ctx.in_group(case.group):
+        return None
+    with ctx.student_code() as student:
+        mine = _run_linear(ctx, case, student, group)
+    return {"student": mine, "torch": _run_torch_linear(ctx, case, group)}
+
+
+@task("ch6.column_parallel_linear")
+def column_versus_torch(ctx, case):
+    return _versus_torch(ctx, case)
+
+
+@task("ch6.row_parallel_linear")
+def row_versus_torch(ctx, case):
+    return _versus_torch(ctx, case)
+
+
+# -- the vocabulary-parallel layers ------------------------------------------------------------------
+
+
+@task("ch6.vocab_parallel_embedding")
+def vocab_parallel_embedding(ctx, case):
+    group = ctx.group(case.group)
+    if not ctx.in_group(case.group):
+        return None
+    with ctx.student_code() as student:
+        layer = student.VocabParallelEmbedding(case.vocab, case.dim, group, master_weight=case.table.clone())
+        y = layer(case.ids.clone())
+        ctx.mark("forward_end")
+        skipped = _backward(y, case.grad.clone())
+        ctx.mark("backward_end")
+    weight = getattr(layer, "weight", None)
+    return {
+        "output": y.detach() if isinstance(y, torch.Tensor) else plain(y),
+        "weight_grad": _grad(weight) if isinstance(weight, torch.Tensor) else None,
+        "skipped": skipped,
+    }
+
+
+def local_logits(case, i: int) -> torch.Tensor:
+    return case.table.chunk(case.n, -1)[i].clone().contiguous()
+
+
+@task("ch6.vocab_parallel_cross_entropy")
+def vocab_parallel_cross_entropy(ctx, case):
+    group = ctx.group(case.group)
+    if not ctx.in_group(case.group):
+        return None
+    logits = local_logits(case, ctx.group_rank(case.group)).requires_grad_()
+    with ctx.student_code() as student:
+        loss = student.vocab_parallel_cross_entropy(logits, case.ids.clone(), group=group)
+        ctx.mark("forward_end")
+        skipped = _backward(loss, case.grad.clone())
+        ctx.mark("backward_end")
+    return {
+        "output": loss.detach() if isinstance(loss, torch.Tensor) else plain(loss),
+        "logits_after": logits.detach(),
+        "logits_grad": _grad(logits),
+        "skipped": skipped,
+    }
+
+
+# -- the blocks -----------------------------------------------------------------------------------
+
+
+def block_local(case, i: int) -> tuple[torch.Tensor, torch.Tensor]:
+    """Group rank ``i``'s input and output gradient: the whole tensors, or (sequence
+    parallel) chunk ``i`` of the sequence."""
+    if case.sequence_parallel:
+        return case.x.chunk(case.n, 0)[i].clone(), case.grad.chunk(case.n, 0)[i].clone()
+    return case.x.clone(), case.grad.clone()
+
+
+def build_block(student, case, group, state, *, dropout: float = 0.0):
+    if case.kind == "mlp":
+        return student.ParallelMLP(state, group, sequence_parallel=case.sequence_parallel, dropout=dropout)
+    return student.ParallelAttention(
+        state, case.width, group, sequence_parallel=case.sequence_parallel, dropout=dropout
+    )
+
+
+def _named_grads(block) -> dict:
+    return (
+        {name: _grad(p) for name, p in block.named_parameters()} if hasattr(block, "named_parameters") else {}
+    )
+
+
+def _block(ctx, case):
+    from graders import models
+
+    group = ctx.group(case.group)
+    if not ctx.in_group(case.group):
+        return None
+    x, g = block_local(case, ctx.group_rank(case.group))
+    x.requires_grad_()
+    state = models.state_of(case.single_device())
+    with ctx.student_code() as student:
+        block = build_block(student, case, group, state)
+        y = block(x)
+        ctx.mark("forward_end")
+        skipped = _backward(y, g)
+        ctx.mark("backward_end")
+    return {
+        "output": y.detach() if isinstance(y, torch.Tensor) else plain(y),
+        "input_grad": _grad(x),
+        "grads": _named_grads(block),
+        "skipped": skipped,
+    }
+
+
+@task("ch6.parallel_mlp")
+def parallel_mlp(ctx, case):
+    return _block(ctx, case)
+
+
+@task("ch6.parallel_attention")
+def parallel_attention(ctx, case):
+    return _block(ctx, case)
