@@ -47,7 +47,17 @@ TORCH_TENSOR_PARALLEL = frozenset(
     {"torch.distributed.nn.*", "torch.distributed.tensor.*", "torch.distributed._functional_collectives.*"}
 )
 #: autograd run by graded code itself: a hand-written backward may not differentiate its forward
-AUTOGRAD_CALLS = frozenset({"torch.autograd.grad", "torch.autograd.backward", "torch.Tensor.backward"})
+AUTOGRAD_CALLS = frozenset(
+    {
+        "torch.autograd.grad",
+        "torch.autograd.backward",
+        "torch.Tensor.backward",
+        *(
+            f"torch.func.{name}"
+            for name in ("grad", "grad_and_value", "vjp", "jvp", "jacrev", "jacfwd", "hessian")
+        ),
+    }
+)
 
 #: What graded code may never do, in any exercise: the doors around the guard. Refused at run
 #: time (``graders.comm.guard``) and flagged by the static scan; name -> what it does.

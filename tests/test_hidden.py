@@ -2,25 +2,22 @@
 
 ``hidden/fixtures/ch2/drifting_replicas`` is a ring all-reduce whose values are within tolerance
 (the public ``result`` test passes) but whose replicas differ bitwise: the hidden replica
-property must fail it, so the part is lost at grading time only.
+property must fail it, so the part is lost at grading time only. ``hidden/fixtures/ch6/
+unstable_cross_entropy`` does the same for chapter 6's large-logit property.
 """
 
 import subprocess
 import sys
 
 
-def test_a_hidden_property_fails_what_the_public_ones_accept(kit_root, tmp_path):
+def _pytest(kit_root, tmp_path, impl: str, *tests: str) -> str:
     run = subprocess.run(
         [
             sys.executable,
             "-m",
             "pytest",
-            str(kit_root / "exercises/ch2/test_collectives.py::test_ring_all_reduce"),
-            str(
-                kit_root
-                / "hidden/ch2/test_hidden_collectives.py::test_ring_all_reduce_leaves_identical_replicas"
-            ),
-            f"--impl={kit_root / 'hidden/fixtures/ch2/drifting_replicas'}",
+            *(str(kit_root / test) for test in tests),
+            f"--impl={kit_root / impl}",
             "--hypothesis-profile=ci",
             "-p",
             "no:cacheprovider",
@@ -32,11 +29,37 @@ def test_a_hidden_property_fails_what_the_public_ones_accept(kit_root, tmp_path)
         cwd=tmp_path,
         timeout=300,
     )
-    out = run.stdout
+    return run.stdout
+
+
+def test_a_hidden_property_fails_what_the_public_ones_accept(kit_root, tmp_path):
+    out = _pytest(
+        kit_root,
+        tmp_path,
+        "hidden/fixtures/ch2/drifting_replicas",
+        "exercises/ch2/test_collectives.py::test_ring_all_reduce",
+        "hidden/ch2/test_hidden_collectives.py::test_ring_all_reduce_leaves_identical_replicas",
+    )
     assert "PASSED" in out and "test_collectives.py::test_ring_all_reduce" in out, out[-3000:]
     assert "FAILED" in out and "test_ring_all_reduce_leaves_identical_replicas" in out, out[-3000:]
     assert "bitwise the same values" in out and "Traceback" not in out
     assert "ch2.ring_all_reduce       0/3   failed" in out  # result lost; ring not graded here
+
+
+def test_an_unstable_cross_entropy_loses_its_result_at_grading_time(kit_root, tmp_path):
+    """``hidden/fixtures/ch6/unstable_cross_entropy`` takes exp of the raw logits: right on the
+    public examples, not finite on the hidden large logits."""
+    out = _pytest(
+        kit_root,
+        tmp_path,
+        "hidden/fixtures/ch6/unstable_cross_entropy",
+        "exercises/ch6/test_layers.py::test_vocab_parallel_cross_entropy",
+        "hidden/ch6/test_hidden_layers.py::test_vocab_parallel_cross_entropy_is_stable_on_large_logits",
+    )
+    assert "PASSED" in out and "test_layers.py::test_vocab_parallel_cross_entropy" in out, out[-3000:]
+    assert "FAILED" in out and "is_stable_on_large_logits" in out, out[-3000:]
+    assert "exp overflows" in out and "Traceback" not in out
+    assert "(result ✗" in out
 
 
 def _hidden_markers(kit_root) -> set[tuple[str, str]]:

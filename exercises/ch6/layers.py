@@ -75,10 +75,11 @@ class RowParallelLinear(nn.Module):
 
     The multiplication, the reduction and the bias are one ``torch.autograd.Function`` whose
     ``backward`` computes ``grad_input``, ``grad_weight`` and ``grad_bias`` by hand: autograd
-    may not differentiate the matmul (``torch.autograd.grad`` and ``Tensor.backward`` are
-    banned here). With ``sequence_parallel`` the bias gradient is this rank's part of the
-    sum: the sum over the group of ``bias.grad`` is the full gradient. ``sequence_parallel``
-    needs ``input_is_parallel``.
+    may not differentiate the matmul (``torch.autograd.grad``, ``Tensor.backward`` and
+    ``torch.func.vjp`` are banned here, and ``.grad`` must be what this backward returns).
+    With ``sequence_parallel`` the bias gradient is this rank's part of the sum: the sum over
+    the group of ``bias.grad`` is the full gradient. ``sequence_parallel`` needs
+    ``input_is_parallel``.
     """
 
     def __init__(

@@ -44,8 +44,8 @@ def test_parallel_mlp_sequence_parallel(harness, impl, case):
 
 
 @exercise("ch6.parallel_mlp", part="memory")
-@given(case=cases.block_cases("mlp", sequence_parallel=True, min_members=2, dropout=0.25))
-@smallest_first(*cases.block_edges("mlp", sequence_parallel=True, dropout=0.25)[1:])
+@given(case=cases.block_cases("mlp", sequence_parallel=True, min_members=2, dropout=0.25, measured=True))
+@smallest_first(*cases.block_edges("mlp", sequence_parallel=True, dropout=0.25))
 def test_parallel_mlp_sequence_parallel_saves_less(harness, impl, case):
     values = cases.build_block(**{**cases.fields(case), "dropout": 0.0})
     checks.assert_block(harness.run(tasks.parallel_mlp, impl, values), values)

@@ -47,7 +47,7 @@ def test_row_parallel_linear(harness, impl, case):
 @given(case=cases.linear_cases("row"))
 @smallest_first(*ROW)
 def test_row_parallel_linear_backward_is_hand_written(harness, impl, case):
-    checks.assert_hand_written_backward(harness.run(tasks.row_parallel_linear, impl, case), case)
+    checks.assert_hand_written_backward(harness.run(tasks.row_parallel_linear_by_hand, impl, case), case)
 
 
 @exercise("ch6.row_parallel_linear", part="traffic")

@@ -82,13 +82,22 @@ def build_block(
 
 @st.composite
 def block_cases(
-    draw, kind: str, *, sequence_parallel: bool = False, min_members: int = 1, dropout: float = 0.0
+    draw,
+    kind: str,
+    *,
+    sequence_parallel: bool = False,
+    min_members: int = 1,
+    dropout: float = 0.0,
+    measured: bool = False,
 ):
+    """``measured``: blocks large enough (8-16 features, 2-4 tokens per rank) that a memory
+    promise of a few activations stands well above the few bytes a measurement may differ by."""
     world_size, group = draw(S.worlds(sizes=(1, 2, 3, 4), min_members=min_members))
     n = len(group) if group is not None else world_size
-    seq = draw(st.integers(1, 3)) * (n if sequence_parallel else 1)
+    seq = draw(st.integers(2, 4) if measured else st.integers(1, 3)) * (n if sequence_parallel else 1)
     if kind == "mlp":
-        hidden, width = draw(st.integers(2, 6)), n * draw(st.integers(1, 3))
+        hidden = draw(st.integers(8, 16) if measured else st.integers(2, 6))
+        width = n * draw(st.integers(1, 3))
     else:
         width = n * draw(st.integers(1, 2))  # heads
         hidden = width * draw(st.integers(1, 3))
@@ -110,6 +119,11 @@ def block_cases(
 def block_edges(kind: str, *, sequence_parallel: bool = False, dropout: float = 0.0) -> list[BlockCase]:
     width = {"mlp": (4, 6, 8), "attention": (2, 2, 4)}[kind]
     sp = dict(sequence_parallel=sequence_parallel, dropout=dropout)
+    if dropout:  # the memory promise's edges: ``measured`` sizes
+        return [
+            build_block(kind, 3, (1, 2), 4, 1, 8, width[1], seed=2, **sp),
+            build_block(kind, 4, None, 8, 1, 8, width[2], dtype="float64", seed=3, **sp),
+        ]
     return [
         build_block(kind, 1, None, 2, 1, 4, width[0], dtype="float64", seed=1, **sp),
         build_block(kind, 3, (1, 2), 2, 2, 4, width[1], seed=2, **sp),

@@ -2,8 +2,12 @@
 
 A hand-written backward shows in the graph: the node that feeds a parameter's
 ``AccumulateGrad`` is the custom ``torch.autograd.Function``'s, not autograd's own
-``MmBackward0`` or ``AddBackward0``. Nodes are named by kind: ``custom:<module>.<Function>``
-for a custom Function, else the node's class name.
+``MmBackward0`` or ``AddBackward0``; between the output and the parameter there is nothing
+but custom Functions and nodes that only move values (views, copies). And it shows in what
+the backward returns: :class:`ReturnedGradients` records what each such Function's backward
+returned for the parameter, which is what the parameter's ``.grad`` must end up holding.
+Nodes are named by kind: ``custom:<module>.<Function>`` for a custom Function, else the
+node's class name.
 """
 
 from __future__ import annotations
@@ -24,6 +28,26 @@ MATMUL_NODES = frozenset(
         "LinearBackward0",
         "EinsumBackward0",
         "TensordotBackward0",
+    }
+)
+
+
+#: autograd's nodes that only move, reshape or copy values: allowed between the output and a
+#: parameter whose backward is written by hand
+PLUMBING_NODES = frozenset(
+    {
+        "ViewBackward0",
+        "UnsafeViewBackward0",
+        "ReshapeAliasBackward0",
+        "CloneBackward0",
+        "ToCopyBackward0",
+        "TBackward0",
+        "TransposeBackward0",
+        "PermuteBackward0",
+        "SqueezeBackward0",
+        "SqueezeBackward1",
+        "UnsqueezeBackward0",
+        "AliasBackward0",
     }
 )
 
@@ -57,3 +81,114 @@ def gradient_sources(output: torch.Tensor, tensors: dict[str, torch.Tensor | Non
                 sources[wanted[id(variable)]].append(kind(node))
             todo.append(child)
     return {"sources": sources, "kinds": sorted(kinds)}
+
+
+def path_kinds(output: torch.Tensor, tensors: dict[str, torch.Tensor | None]) -> dict[str, list[str]]:
+    """``{name: [kinds of every node on a path from the output to the tensor's AccumulateGrad]}``."""
+    wanted = {id(t): name for name, t in tensors.items() if isinstance(t, torch.Tensor)}
+    reach: dict[int, tuple[object, frozenset[str]]] = {}  # the node is held so its id stays its own
+    stack, entered = [(output.grad_fn, False)], set()
+    while stack:
+        node, children_done = stack.pop()
+        if node is None:
+            continue
+        if children_done:
+            variable = getattr(node, "variable", None)
+            names = {wanted[id(variable)]} if variable is not None and id(variable) in wanted else set()
+            for child, _ in node.next_functions:
+                if child is not None:
+                    names |= reach[id(child)][1]
+            reach[id(node)] = (node, frozenset(names))
+        elif id(node) not in entered:
+            entered.add(id(node))
+            stack.append((node, True))
+            stack.extend((child, False) for child, _ in node.next_functions if child is not None)
+    kinds: dict[str, set[str]] = {name: set() for name in tensors}
+    for node, names in reach.values():
+        if getattr(node, "variable", None) is None:
+            for name in names:
+                kinds[name].add(kind(node))
+    return {name: sorted(found) for name, found in kinds.items()}
+
+
+class ReturnedGradients:
+    """While active, what the custom Functions feeding the tensors' ``AccumulateGrad``
+    returned for them from their backward (their ``backward`` or ``vjp``, wrapped on the class).
+
+    ``returned[name]`` lists one tensor per call; a parameter's ``.grad`` after backward must
+    be their sum, or something replaced the hand-written gradient on its way. A backward that
+    saves tensors for a graph of its own (autograd run again inside it) sets
+    ``graph_in_backward``.
+    """
+
+    def __init__(self, output: torch.Tensor, tensors: dict[str, torch.Tensor | None]) -> None:
+        wanted = {id(t): name for name, t in tensors.items() if isinstance(t, torch.Tensor)}
+        self.returned: dict[str, list[torch.Tensor]] = {name: [] for name in wanted.values()}
+        self._slots: dict[int, tuple[object, list[tuple[int, str]]]] = {}
+        seen, todo = set(), [output.grad_fn]
+        while todo:
+            node = todo.pop()
+            if node is None or id(node) in seen:
+                continue
+            seen.add(id(node))
+            feeding = [child for child, _ in node.next_functions if child is not None]
+            for k, child in enumerate(feeding):
+                variable = getattr(child, "variable", None)
+                if getattr(node, "_forward_cls", None) is not None and id(variable) in wanted:
+                    self._slots.setdefault(id(node), (node, []))[1].append((k, wanted[id(variable)]))
+            todo.extend(feeding)
+        self._patched: list[tuple[type, str, object]] = []
+        #: whether a backward built a graph for autograd to differentiate (it saved a tensor)
+        self.graph_in_backward = False
+
+    def _graph_in_backward(self, tensor: torch.Tensor) -> torch.Tensor:
+        self.graph_in_backward = True
+        return tensor
+
+    def _record(self, ctx, result) -> None:
+        slot = self._slots.get(id(ctx))
+        if slot is None:
+            return
+        values = result if isinstance(result, tuple) else (result,)
+        # the k-th input that needs a gradient is the k-th node feeding this one
+        needing = [i for i, needs in enumerate(ctx.needs_input_grad) if needs]
+        for k, name in slot[1]:
+            value = values[needing[k]] if k < len(needing) and needing[k] < len(values) else None
+            if isinstance(value, torch.Tensor):
+                self.returned[name].append(value.detach().clone())
+
+    def __enter__(self) -> ReturnedGradients:
+        for cls in {node._forward_cls for node, _ in self._slots.values()}:
+            attr = "vjp" if cls.vjp is not torch.autograd.Function.vjp else "backward"
+            original = getattr(cls, attr)
+
+            def recorded(ctx, *grads, _original=original):
+                with torch.autograd.graph.saved_tensors_hooks(self._graph_in_backward, lambda t: t):
+                    result = _original(ctx, *grads)
+                self._record(ctx, result)
+                return result
+
+            self._patched.append((cls, attr, cls.__dict__.get(attr)))
+            setattr(cls, attr, staticmethod(recorded))
+        return self
+
+    def __exit__(self, *exc) -> None:
+        for cls, attr, before in reversed(self._patched):
+            if before is None:
+                delattr(cls, attr)
+            else:
+                setattr(cls, attr, before)
+        self._patched.clear()
+
+    def verdicts(self, tensors: dict[str, torch.Tensor | None]) -> dict[str, str]:
+        """``{name: "kept" | "replaced" | "not returned"}`` after backward."""
+        verdicts = {}
+        for name, returned in self.returned.items():
+            grad = tensors[name].grad
+            if not returned:
+                verdicts[name] = "not returned"
+                continue
+            total = returned[0] if len(returned) == 1 else torch.stack(returned).sum(0)
+            same = grad is not None and grad.shape == total.shape
+            verdicts[name] = "kept" if same and torch.allclose(grad, total.to(grad.dtype)) else "replaced"
+        return verdicts

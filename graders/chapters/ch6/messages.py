@@ -197,6 +197,30 @@ MESSAGES: dict[str, dict[str, str]] = {
         "vi": "rank {rank}: gradient của {name} đến từ {nodes}, không phải từ backward của "
         "torch.autograd.Function của bạn.",
     },
+    "ch6:autograd on the path": {
+        "en": "rank {rank}: between the layer's output and {name}, autograd differentiated {nodes}; "
+        "only your torch.autograd.Functions (and views or copies) may stand there, so that their "
+        "backward computes the gradient.",
+        "vi": "rank {rank}: giữa đầu ra của lớp và {name}, autograd đã tự lấy đạo hàm {nodes}; ở đó chỉ "
+        "được có các torch.autograd.Function của bạn (và các view hoặc bản sao), để backward của "
+        "chúng tính gradient.",
+    },
+    "ch6:graph in backward": {
+        "en": "rank {rank}: your Function's backward built a graph for autograd (it ran operations "
+        "that saved tensors for a backward of their own): write the gradients as plain formulas, "
+        "with no autograd inside backward.",
+        "vi": "rank {rank}: backward của Function của bạn đã dựng một đồ thị cho autograd (nó chạy các "
+        "phép toán lưu tensor cho một backward riêng): hãy viết gradient bằng các công thức thuần, "
+        "không dùng autograd bên trong backward.",
+    },
+    "ch6:gradient not returned": {
+        "en": "rank {rank}: {name}.grad is not what your Function's backward returned for it "
+        "({verdict}): the gradient must be the one your backward computes, not one put there "
+        "another way (a hook, a second graph).",
+        "vi": "rank {rank}: {name}.grad không phải là thứ backward của Function của bạn trả về cho nó "
+        "({verdict}): gradient phải là gradient do backward của bạn tính, không phải gradient được đặt "
+        "vào theo cách khác (một hook, một đồ thị thứ hai).",
+    },
     "ch6:dtensor:hint": {
         "en": "torch's ColwiseParallel shards the weight's rows (Shard(0)), RowwiseParallel its columns "
         "(Shard(1)), in rank order: the same layout, the same local values.",

@@ -9,6 +9,8 @@ cross-check outside the student block.
 
 from __future__ import annotations
 
+import contextlib
+
 import torch
 import torch.distributed as dist
 
@@ -102,7 +104,8 @@ def _build_linear(student, case, group):
     )
 
 
-def _run_linear(ctx, case, student, group) -> dict:
+def _run_linear(ctx, case, student, group, *, by_hand: bool = False) -> dict:
+    """``by_hand``: also record how the row layer's gradients were made (``graph``)."""
     x, g = linear_local(case, ctx.group_rank(case.group))
     x.requires_grad_()
     layer = _build_linear(student, case, group)
@@ -110,8 +113,16 @@ def _run_linear(ctx, case, student, group) -> dict:
     ctx.mark("forward_end")
     weight, bias = getattr(layer, "weight", None), getattr(layer, "bias", None)
     tensors = {"weight": weight, "bias": bias, "input": x}
-    nodes = graph.gradient_sources(y, tensors) if isinstance(y, torch.Tensor) else {}
-    skipped = _backward(y, g)
+    nodes, watch = {}, contextlib.nullcontext()
+    if isinstance(y, torch.Tensor):
+        nodes = {**graph.gradient_sources(y, tensors), "paths": graph.path_kinds(y, tensors)}
+        if by_hand:
+            watch = graph.ReturnedGradients(y, {"weight": weight, "bias": bias})
+    with watch:
+        skipped = _backward(y, g)
+    if isinstance(watch, graph.ReturnedGradients):
+        nodes["returned"] = watch.verdicts({"weight": weight, "bias": bias})
+        nodes["graph_in_backward"] = watch.graph_in_backward
     ctx.mark("backward_end")
     return {
         "output": y.detach() if isinstance(y, torch.Tensor) else plain(y),
@@ -125,12 +136,12 @@ def _run_linear(ctx, case, student, group) -> dict:
     }
 
 
-def _linear(ctx, case):
+def _linear(ctx, case, *, by_hand: bool = False):
     group = ctx.group(case.group)
     if not ctx.in_group(case.group):
         return None
     with ctx.student_code() as student:
-        return _run_linear(ctx, case, student, group)
+        return _run_linear(ctx, case, student, group, by_hand=by_hand)
 
 
 @task("ch6.column_parallel_linear")
@@ -141,6 +152,13 @@ def column_parallel_linear(ctx, case):
 @task("ch6.row_parallel_linear")
 def row_parallel_linear(ctx, case):
     return _linear(ctx, case)
+
+
+@task("ch6.row_parallel_linear")
+def row_parallel_linear_by_hand(ctx, case):
+    """The row layer, with a record of which nodes made its gradients and what its
+    Function's backward returned."""
+    return _linear(ctx, case, by_hand=True)
 
 
 def _torch_plan(case):
