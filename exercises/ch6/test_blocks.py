@@ -13,7 +13,11 @@ from graders.chapters.ch6 import block_cases as cases
 from graders.chapters.ch6 import block_checks as checks
 from graders.chapters.ch6 import tasks
 from graders.plugin import exercise
+from graders.plugin.profiles import fewer_examples
 from graders.strategies import smallest_first
+
+#: a block builds two models and runs six collectives per example: half the profile's examples
+HALF = fewer_examples(1 / 2)
 
 MLP, MLP_SP = cases.block_edges("mlp"), cases.block_edges("mlp", sequence_parallel=True)
 ATTENTION, ATTENTION_SP = (
@@ -24,6 +28,7 @@ ATTENTION, ATTENTION_SP = (
 
 @exercise("ch6.parallel_mlp", part="result")
 @given(case=cases.block_cases("mlp"))
+@HALF
 @smallest_first(*MLP)
 def test_parallel_mlp(harness, impl, case):
     checks.assert_block(harness.run(tasks.parallel_mlp, impl, case), case)
@@ -31,6 +36,7 @@ def test_parallel_mlp(harness, impl, case):
 
 @exercise("ch6.parallel_mlp", part="traffic")
 @given(case=cases.block_cases("mlp", min_members=2))
+@HALF
 @smallest_first(*MLP[1:])
 def test_parallel_mlp_traffic(harness, impl, case):
     checks.assert_block_traffic(harness.run(tasks.parallel_mlp, impl, case), case)
@@ -38,6 +44,7 @@ def test_parallel_mlp_traffic(harness, impl, case):
 
 @exercise("ch6.parallel_mlp", part="sequence_parallel")
 @given(case=cases.block_cases("mlp", sequence_parallel=True))
+@HALF
 @smallest_first(*MLP_SP)
 def test_parallel_mlp_sequence_parallel(harness, impl, case):
     checks.assert_block_traffic(harness.run(tasks.parallel_mlp, impl, case), case)
@@ -45,6 +52,7 @@ def test_parallel_mlp_sequence_parallel(harness, impl, case):
 
 @exercise("ch6.parallel_mlp", part="memory")
 @given(case=cases.block_cases("mlp", sequence_parallel=True, min_members=2, dropout=0.25, measured=True))
+@HALF
 @smallest_first(*cases.block_edges("mlp", sequence_parallel=True, dropout=0.25))
 def test_parallel_mlp_sequence_parallel_saves_less(harness, impl, case):
     values = cases.build_block(**{**cases.fields(case), "dropout": 0.0})
@@ -54,6 +62,7 @@ def test_parallel_mlp_sequence_parallel_saves_less(harness, impl, case):
 
 @exercise("ch6.parallel_attention", part="result")
 @given(case=cases.block_cases("attention"))
+@HALF
 @smallest_first(*ATTENTION)
 def test_parallel_attention(harness, impl, case):
     checks.assert_block(harness.run(tasks.parallel_attention, impl, case), case)
@@ -61,6 +70,7 @@ def test_parallel_attention(harness, impl, case):
 
 @exercise("ch6.parallel_attention", part="traffic")
 @given(case=cases.block_cases("attention", min_members=2))
+@HALF
 @smallest_first(*ATTENTION[1:])
 def test_parallel_attention_traffic(harness, impl, case):
     checks.assert_block_traffic(harness.run(tasks.parallel_attention, impl, case), case)
@@ -68,6 +78,7 @@ def test_parallel_attention_traffic(harness, impl, case):
 
 @exercise("ch6.parallel_attention", part="sequence_parallel")
 @given(case=cases.block_cases("attention", sequence_parallel=True))
+@HALF
 @smallest_first(*ATTENTION_SP)
 def test_parallel_attention_sequence_parallel(harness, impl, case):
     checks.assert_block_traffic(harness.run(tasks.parallel_attention, impl, case), case)

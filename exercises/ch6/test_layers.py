@@ -10,7 +10,11 @@ from hypothesis import given
 
 from graders.chapters.ch6 import cases, checks, tasks, vocab_checks
 from graders.plugin import exercise
+from graders.plugin.profiles import fewer_examples
 from graders.strategies import smallest_first
+
+#: the DTensor cross-checks build a device mesh and torch's plan every example: half as many
+HALF = fewer_examples(1 / 2)
 
 COLUMN, ROW = cases.linear_edges("column"), cases.linear_edges("row")
 
@@ -31,6 +35,7 @@ def test_column_parallel_linear_traffic(harness, impl, case):
 
 @exercise("ch6.column_parallel_linear", part="dtensor")
 @given(case=cases.linear_cases("column", sequence_parallel=(False,), min_members=2))
+@HALF
 @smallest_first(COLUMN[1])
 def test_column_parallel_linear_like_dtensor(harness, impl, case):
     checks.assert_linear_like_torch(harness.run(tasks.column_versus_torch, impl, case), case)
@@ -59,6 +64,7 @@ def test_row_parallel_linear_traffic(harness, impl, case):
 
 @exercise("ch6.row_parallel_linear", part="dtensor")
 @given(case=cases.linear_cases("row", sequence_parallel=(False,), min_members=2))
+@HALF
 @smallest_first(ROW[1])
 def test_row_parallel_linear_like_dtensor(harness, impl, case):
     checks.assert_linear_like_torch(harness.run(tasks.row_versus_torch, impl, case), case)

@@ -9,7 +9,12 @@ from hypothesis import given
 
 from graders.chapters.ch6 import cases, checks, tasks
 from graders.plugin import exercise
+from graders.plugin.profiles import fewer_examples
 from graders.strategies import smallest_first
+
+#: a mapping is one collective on a small tensor, and its two directions re-run the same task:
+#: half the profile's examples each
+HALF = fewer_examples(1 / 2)
 
 
 def edges(mapping):
@@ -26,6 +31,7 @@ def _backward(harness, impl, case, task):
 
 @exercise("ch6.copy_to_tp_region", part="forward")
 @given(case=cases.mapping_cases("copy_to_tp_region"))
+@HALF
 @edges("copy_to_tp_region")
 def test_copy_to_tp_region_forward(harness, impl, case):
     _forward(harness, impl, case, tasks.copy_to_tp_region)
@@ -33,6 +39,7 @@ def test_copy_to_tp_region_forward(harness, impl, case):
 
 @exercise("ch6.copy_to_tp_region", part="backward")
 @given(case=cases.mapping_cases("copy_to_tp_region"))
+@HALF
 @edges("copy_to_tp_region")
 def test_copy_to_tp_region_backward(harness, impl, case):
     _backward(harness, impl, case, tasks.copy_to_tp_region)
@@ -40,6 +47,7 @@ def test_copy_to_tp_region_backward(harness, impl, case):
 
 @exercise("ch6.reduce_from_tp_region", part="forward")
 @given(case=cases.mapping_cases("reduce_from_tp_region"))
+@HALF
 @edges("reduce_from_tp_region")
 def test_reduce_from_tp_region_forward(harness, impl, case):
     _forward(harness, impl, case, tasks.reduce_from_tp_region)
@@ -47,6 +55,7 @@ def test_reduce_from_tp_region_forward(harness, impl, case):
 
 @exercise("ch6.reduce_from_tp_region", part="backward")
 @given(case=cases.mapping_cases("reduce_from_tp_region"))
+@HALF
 @edges("reduce_from_tp_region")
 def test_reduce_from_tp_region_backward(harness, impl, case):
     _backward(harness, impl, case, tasks.reduce_from_tp_region)
@@ -54,6 +63,7 @@ def test_reduce_from_tp_region_backward(harness, impl, case):
 
 @exercise("ch6.scatter_to_tp_region", part="forward")
 @given(case=cases.mapping_cases("scatter_to_tp_region"))
+@HALF
 @edges("scatter_to_tp_region")
 def test_scatter_to_tp_region_forward(harness, impl, case):
     _forward(harness, impl, case, tasks.scatter_to_tp_region)
@@ -61,6 +71,7 @@ def test_scatter_to_tp_region_forward(harness, impl, case):
 
 @exercise("ch6.scatter_to_tp_region", part="backward")
 @given(case=cases.mapping_cases("scatter_to_tp_region"))
+@HALF
 @edges("scatter_to_tp_region")
 def test_scatter_to_tp_region_backward(harness, impl, case):
     _backward(harness, impl, case, tasks.scatter_to_tp_region)
@@ -68,6 +79,7 @@ def test_scatter_to_tp_region_backward(harness, impl, case):
 
 @exercise("ch6.gather_from_tp_region", part="forward")
 @given(case=cases.mapping_cases("gather_from_tp_region"))
+@HALF
 @edges("gather_from_tp_region")
 def test_gather_from_tp_region_forward(harness, impl, case):
     _forward(harness, impl, case, tasks.gather_from_tp_region)
@@ -75,6 +87,7 @@ def test_gather_from_tp_region_forward(harness, impl, case):
 
 @exercise("ch6.gather_from_tp_region", part="backward")
 @given(case=cases.mapping_cases("gather_from_tp_region"))
+@HALF
 @edges("gather_from_tp_region")
 def test_gather_from_tp_region_backward(harness, impl, case):
     _backward(harness, impl, case, tasks.gather_from_tp_region)
@@ -82,6 +95,7 @@ def test_gather_from_tp_region_backward(harness, impl, case):
 
 @exercise("ch6.scatter_to_sequence_region", part="forward")
 @given(case=cases.mapping_cases("scatter_to_sequence_region"))
+@HALF
 @edges("scatter_to_sequence_region")
 def test_scatter_to_sequence_region_forward(harness, impl, case):
     _forward(harness, impl, case, tasks.scatter_to_sequence_region)
@@ -89,6 +103,7 @@ def test_scatter_to_sequence_region_forward(harness, impl, case):
 
 @exercise("ch6.scatter_to_sequence_region", part="backward")
 @given(case=cases.mapping_cases("scatter_to_sequence_region"))
+@HALF
 @edges("scatter_to_sequence_region")
 def test_scatter_to_sequence_region_backward(harness, impl, case):
     _backward(harness, impl, case, tasks.scatter_to_sequence_region)
@@ -96,6 +111,7 @@ def test_scatter_to_sequence_region_backward(harness, impl, case):
 
 @exercise("ch6.gather_from_sequence_region", part="forward")
 @given(case=cases.mapping_cases("gather_from_sequence_region"))
+@HALF
 @edges("gather_from_sequence_region")
 def test_gather_from_sequence_region_forward(harness, impl, case):
     _forward(harness, impl, case, tasks.gather_from_sequence_region)
@@ -103,6 +119,7 @@ def test_gather_from_sequence_region_forward(harness, impl, case):
 
 @exercise("ch6.gather_from_sequence_region", part="backward")
 @given(case=cases.mapping_cases("gather_from_sequence_region"))
+@HALF
 @edges("gather_from_sequence_region")
 def test_gather_from_sequence_region_backward(harness, impl, case):
     _backward(harness, impl, case, tasks.gather_from_sequence_region)
@@ -110,6 +127,7 @@ def test_gather_from_sequence_region_backward(harness, impl, case):
 
 @exercise("ch6.reduce_scatter_to_sequence_region", part="forward")
 @given(case=cases.mapping_cases("reduce_scatter_to_sequence_region"))
+@HALF
 @edges("reduce_scatter_to_sequence_region")
 def test_reduce_scatter_to_sequence_region_forward(harness, impl, case):
     _forward(harness, impl, case, tasks.reduce_scatter_to_sequence_region)
@@ -117,6 +135,7 @@ def test_reduce_scatter_to_sequence_region_forward(harness, impl, case):
 
 @exercise("ch6.reduce_scatter_to_sequence_region", part="backward")
 @given(case=cases.mapping_cases("reduce_scatter_to_sequence_region"))
+@HALF
 @edges("reduce_scatter_to_sequence_region")
 def test_reduce_scatter_to_sequence_region_backward(harness, impl, case):
     _backward(harness, impl, case, tasks.reduce_scatter_to_sequence_region)

@@ -81,6 +81,19 @@ class WorkerArgs:
     pg_timeout: float
 
 
+def _import_chapter_tasks() -> None:
+    """Every chapter's worker tasks (and the hypothesis they import, ~0.1 s): once, in the fork
+    server, not in every rank of every world."""
+    import importlib.util
+
+    from graders.catalog import CHAPTERS
+
+    for chapter in CHAPTERS:
+        name = f"graders.chapters.{chapter}.tasks"
+        if importlib.util.find_spec(name) is not None:
+            importlib.import_module(name)
+
+
 def preload() -> None:
     """Import what every rank needs, once, in the fork server (never initialises a process group)."""
     import torch
@@ -104,6 +117,7 @@ def preload() -> None:
     import graders.world.task  # noqa: F401
     import graders.world.wire  # noqa: F401
 
+    _import_chapter_tasks()
     _import_banned_modules()
     # Everything imported so far lives as long as the process: keep it out of the cyclic
     # collector, so the live-memory ledger's gc.collect() costs microseconds, not 0.2 s (and

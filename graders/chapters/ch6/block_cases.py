@@ -9,11 +9,11 @@ from hypothesis import strategies as st
 
 from graders import models
 from graders import strategies as S
-from graders.chapters.ch6.cases import FLOATS, _tensors
+from graders.chapters.ch6.cases import FLOATS, InputSized, _tensors
 
 
 @dataclass(frozen=True)
-class BlockCase(S.GroupMembers):
+class BlockCase(S.GroupMembers, InputSized):
     """An MLP or attention block on ``x`` shaped ``[seq, batch, hidden]``."""
 
     kind: str  # "mlp" | "attention"
@@ -29,14 +29,6 @@ class BlockCase(S.GroupMembers):
     dropout: float = 0.0
     x: torch.Tensor = field(default=None, compare=False, repr=False)
     grad: torch.Tensor = field(default=None, compare=False, repr=False)
-
-    @property
-    def numel(self) -> int:
-        return self.x.numel()
-
-    @property
-    def itemsize(self) -> int:
-        return self.x.element_size()
 
     def single_device(self):
         """The single-device block of this case, with its weights."""

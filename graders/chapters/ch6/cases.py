@@ -15,6 +15,19 @@ from graders import strategies as S
 
 FLOATS = S.FLOAT_DTYPES
 
+
+class InputSized:
+    """Mixin for cases with an input ``x``: its element count and element size."""
+
+    @property
+    def numel(self) -> int:
+        return self.x.numel()
+
+    @property
+    def itemsize(self) -> int:
+        return self.x.element_size()
+
+
 #: mapping name -> (split dimension or None, forward collective, backward collective)
 MAPPINGS = {
     "copy_to_tp_region": (None, None, "all_reduce"),
@@ -114,7 +127,7 @@ def mapping_edges(mapping: str) -> list[MappingCase]:
 
 
 @dataclass(frozen=True)
-class LinearCase(S.GroupMembers):
+class LinearCase(S.GroupMembers, InputSized):
     """A column- or row-parallel layer of ``in_features -> out_features`` on an input shaped
     ``(*lead, in_features)``; ``x`` is the whole input and ``grad`` the whole output's gradient."""
 
@@ -134,14 +147,6 @@ class LinearCase(S.GroupMembers):
     bias_value: torch.Tensor = field(default=None, compare=False, repr=False)
     x: torch.Tensor = field(default=None, compare=False, repr=False)
     grad: torch.Tensor = field(default=None, compare=False, repr=False)
-
-    @property
-    def numel(self) -> int:
-        return self.x.numel()
-
-    @property
-    def itemsize(self) -> int:
-        return self.x.element_size()
 
     def __repr__(self) -> str:
         group = f", group={self.group}" if self.group is not None else ""
