@@ -1,29 +1,6 @@
 #!/usr/bin/env bash
 # The kit's test command: its own tests, then every chapter's graders (public and hidden) against the
 # reference solutions.
-#
-# Two pytest processes run side by side, one per core of the course machine: the mutant, red-team
-# and coverage suites (every chapter's graders against many variants), and everything else. Each
-# is an ordinary pytest session with its own worker worlds; arguments go to both. Their outputs are
-# shown one after the other, and the script fails if either fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-PYTEST=(.venv/bin/python -m pytest --impl solutions --hypothesis-profile ci --dtlab-deadline 5 -q)
-VARIANTS=(tests/test_mutants.py tests/test_cheats.py tests/test_coverage.py)
-IGNORED=()
-for file in "${VARIANTS[@]}"; do IGNORED+=("--ignore=$file"); done
-
-logs=$(mktemp -d)
-trap 'rm -rf "$logs"' EXIT
-"${PYTEST[@]}" "${VARIANTS[@]}" "$@" >"$logs/variants.log" 2>&1 &
-variants=$!
-"${PYTEST[@]}" tests exercises hidden "${IGNORED[@]}" "$@" >"$logs/rest.log" 2>&1 &
-rest=$!
-status=0
-wait "$variants" || status=$?
-wait "$rest" || status=$?
-echo "==> mutants, red team and coverage (${VARIANTS[*]})"
-cat "$logs/variants.log"
-echo "==> the kit's other tests and every chapter's graders (tests exercises hidden)"
-cat "$logs/rest.log"
-exit "$status"
+exec .venv/bin/python -m pytest tests exercises hidden --impl solutions --hypothesis-profile ci --dtlab-deadline 5 -q "$@"
