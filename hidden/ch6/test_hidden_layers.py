@@ -12,7 +12,6 @@ import torch
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from graders import strategies as S
 from graders.chapters.ch6 import cases, checks, tasks, vocab_checks
 from graders.checks import fail
 from graders.messages import Text
@@ -57,30 +56,9 @@ def test_vocab_parallel_cross_entropy_is_stable_on_large_logits(harness, impl, c
     vocab_checks.assert_cross_entropy(run, case)
 
 
-@st.composite
-def large_row_cases(draw):
-    world_size, group = draw(S.worlds(sizes=(2, 3, 4), min_members=2))
-    n = len(group) if group is not None else world_size
-    sequence_parallel = draw(st.booleans())
-    flags = {"sequence_parallel": sequence_parallel}
-    flags["input_is_parallel"] = True if sequence_parallel else draw(st.booleans())
-    lead = (n * draw(st.integers(2, 4)), draw(st.integers(1, 3)))
-    return cases.build_linear(
-        "row",
-        world_size,
-        group,
-        n * draw(st.integers(8, 16)),
-        n * draw(st.integers(8, 16)),
-        lead,
-        draw(st.booleans()),
-        seed=draw(S.seeds),
-        dtype="float64",  # sums of up to 64 products: float32 rounding would blur the comparison
-        **flags,
-    )
-
-
 @exercise("ch6.row_parallel_linear", part="backward")
 @LARGE
-@given(case=large_row_cases())
+#: sums of up to 64 products: float32 rounding would blur the comparison, so float64
+@given(case=cases.linear_cases("row", min_members=2, per_rank=(8, 16), dtypes=("float64",)))
 def test_row_parallel_linear_backward_on_larger_shapes(harness, impl, case):
     checks.assert_hand_written_backward(harness.run(tasks.row_parallel_linear_by_hand, impl, case), case)

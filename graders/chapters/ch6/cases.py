@@ -187,7 +187,16 @@ def build_linear(
 
 
 @st.composite
-def linear_cases(draw, kind: str, *, sequence_parallel=(False, True), min_members: int = 1):
+def linear_cases(
+    draw,
+    kind: str,
+    *,
+    sequence_parallel=(False, True),
+    min_members: int = 1,
+    per_rank: tuple[int, int] = (1, 4),
+    dtypes=FLOATS,
+):
+    """``per_rank``: the range of in and out features per rank."""
     world_size, group = draw(S.worlds(min_members=min_members))
     n = len(group) if group is not None else world_size
     sp = draw(st.sampled_from(sequence_parallel))
@@ -203,12 +212,12 @@ def linear_cases(draw, kind: str, *, sequence_parallel=(False, True), min_member
         kind,
         world_size,
         group,
-        n * draw(st.integers(1, 4)),
-        n * draw(st.integers(1, 4)),
+        n * draw(st.integers(*per_rank)),
+        n * draw(st.integers(*per_rank)),
         lead,
         draw(st.booleans()),
         seed=draw(S.seeds),
-        dtype=draw(st.sampled_from(FLOATS)),
+        dtype=draw(st.sampled_from(dtypes)),
         **flags,
     )
 
