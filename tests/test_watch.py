@@ -197,8 +197,16 @@ def test_watch_regrades_exactly_the_changed_exercise_and_stops_cleanly(kit_root,
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DTLAB_", "PYTEST_", "HYPOTHESIS_"))}
     env.update(PYTHONPATH=str(kit_root), PYTHONUNBUFFERED="1")
     command = [sys.executable, "-m", "graders", "watch", "ch2", f"--impl={impl}", "--profile=ci"]
+    # started with SIGINT ignored, as a background job of a shell script is (``dtlab watch &``,
+    # or pytest run that way by scripts/test.sh): Ctrl-C must still stop it
     watch = subprocess.Popen(
-        command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, start_new_session=True
+        command,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=env,
+        start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN),
     )
     out = _Output(watch.stdout)
     try:

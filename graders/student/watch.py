@@ -79,8 +79,13 @@ class Watch:
 
     # -- the session -------------------------------------------------------------------------
     def run(self) -> int:
-        """Grade once, then re-grade on every save until Ctrl-C (or SIGTERM); returns 0."""
+        """Grade once, then re-grade on every save until Ctrl-C (or SIGTERM); returns 0.
+
+        Ctrl-C is answered even when the watch was started with SIGINT ignored, as every
+        background job of a shell script is (``dtlab watch ... &``): Python then installs no
+        handler of its own, and the watch would never stop."""
         previous_term = signal.signal(signal.SIGTERM, _interrupt)
+        previous_int = signal.signal(signal.SIGINT, signal.default_int_handler)
         try:
             self._say("watch:start", chapter=self.chapter.id, impl=_shown(self.dir))
             self._start_worlds()
@@ -97,6 +102,7 @@ class Watch:
         finally:
             self.close()
             signal.signal(signal.SIGTERM, previous_term)
+            signal.signal(signal.SIGINT, previous_int)
         self._say("watch:stopped")
         return 0
 
