@@ -20,6 +20,8 @@ trap 'rm -rf "$logs"' EXIT
 variants=$!
 "${PYTEST[@]}" tests exercises hidden "${IGNORED[@]}" "$@" >"$logs/rest.log" 2>&1 &
 rest=$!
+# the sessions ignore SIGINT (background jobs of a script do): a Ctrl-C here stops them
+trap 'kill "$variants" "$rest" 2>/dev/null; exit 130' INT TERM
 status=0
 wait "$variants" || status=$?
 wait "$rest" || status=$?
