@@ -89,6 +89,7 @@ DOOR_OBJECTS: dict[str, str] = {
     "torch.utils._python_dispatch._pop_mode_temporarily": "dispatch",
     "torch._C._pop_torch_dispatch_stack": "dispatch",
     "torch._C._unset_dispatch_mode": "dispatch",
+    "torch._C._DisableTorchDispatch": "dispatch",
 }
 #: and, in exercises that run on several ranks, the ways of moving data that open no file
 SIDE_CHANNEL_OBJECTS: dict[str, str] = {

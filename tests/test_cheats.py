@@ -218,6 +218,11 @@ ROWS = [
         {"memory": "steps out of the graders' dispatch modes"},
     ),
     Verdict(
+        "ch5/zero2_hoard_disable_dispatch",
+        "ch5.zero2",
+        {"memory": "steps out of the graders' dispatch modes"},
+    ),
+    Verdict(
         "ch5/zero2_hoard_threadpool",
         "ch5.zero2",
         {"memory": THREAD},
