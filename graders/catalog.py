@@ -366,6 +366,16 @@ HIDDEN_PARTS: dict[str, tuple[str, ...]] = {
 }
 
 
+def unknown_chapters(chapters) -> str:
+    """``""`` when every name in ``chapters`` is a chapter; else the message a command prints,
+    naming the unknown ones and the chapters there are."""
+    unknown = [c for c in chapters if c not in CHAPTERS]
+    if not unknown:
+        return ""
+    names = ", ".join(repr(c) for c in unknown)
+    return f"unknown chapter{'s' if len(unknown) > 1 else ''} {names}; choose from {', '.join(CHAPTERS)}"
+
+
 def exercise(exercise_id: str) -> Exercise:
     try:
         return EXERCISES[exercise_id]

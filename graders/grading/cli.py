@@ -22,8 +22,9 @@ def _grade_class(args: argparse.Namespace):
     from graders.grading import batch, intake, outputs, sandbox, timestamps
     from graders.grading.result import Settings
 
-    if args.chapter not in catalog.CHAPTERS:
-        print(f"unknown chapter {args.chapter}; choose from {', '.join(catalog.CHAPTERS)}", file=sys.stderr)
+    unknown = catalog.unknown_chapters([args.chapter])
+    if unknown:
+        print(unknown, file=sys.stderr)
         return 2
     try:
         duedate = timestamps.parse(args.duedate).isoformat() if args.duedate else ""
@@ -150,8 +151,9 @@ def _release(args: argparse.Namespace) -> int:
 def _gradescope_build(args: argparse.Namespace) -> int:
     from graders.grading import gradescope
 
-    if args.chapter not in catalog.CHAPTERS:
-        print(f"unknown chapter {args.chapter}; choose from {', '.join(catalog.CHAPTERS)}", file=sys.stderr)
+    unknown = catalog.unknown_chapters([args.chapter])
+    if unknown:
+        print(unknown, file=sys.stderr)
         return 2
     names = gradescope.build(Path(args.out), args.chapter, args.profile)
     hidden = sum(1 for n in names if n.startswith("kit/hidden/"))
@@ -166,12 +168,9 @@ def _nbgrader_init(args: argparse.Namespace) -> int:
     from graders.grading import nbgrader
 
     chapters = args.chapters or list(catalog.CHAPTERS)
-    unknown = [c for c in chapters if c not in catalog.CHAPTERS]
+    unknown = catalog.unknown_chapters(chapters)
     if unknown:
-        print(
-            f"unknown chapter(s) {', '.join(unknown)}; choose from {', '.join(catalog.CHAPTERS)}",
-            file=sys.stderr,
-        )
+        print(unknown, file=sys.stderr)
         return 2
     for path in nbgrader.init(Path(args.course_dir), chapters):
         print(f"wrote {path}")

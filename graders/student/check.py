@@ -36,8 +36,9 @@ def resolve(chapter: str, exercise: str | None = None) -> tuple[str, str | None]
     or ``ch2.ring_all_reduce``; ``(chapter, None)`` for a whole chapter."""
     if exercise is None and "." in chapter:
         chapter, exercise = chapter.split(".", 1)
-    if chapter not in catalog.CHAPTERS:
-        raise UnknownTarget(f"unknown chapter {chapter!r}; choose from {', '.join(catalog.CHAPTERS)}")
+    unknown = catalog.unknown_chapters([chapter])
+    if unknown:
+        raise UnknownTarget(unknown)
     if exercise is None:
         return chapter, None
     name = exercise.removeprefix(f"{chapter}.")

@@ -45,10 +45,11 @@ def _check(args: argparse.Namespace) -> int:
 def _watch(args: argparse.Namespace) -> int:
     from graders import catalog
 
-    chapter = catalog.CHAPTERS.get(args.chapter)
-    if chapter is None:
-        print(f"unknown chapter {args.chapter}; choose from {', '.join(catalog.CHAPTERS)}", file=sys.stderr)
+    unknown = catalog.unknown_chapters([args.chapter])
+    if unknown:
+        print(unknown, file=sys.stderr)
         return 2
+    chapter = catalog.CHAPTERS[args.chapter]
     exercise = args.exercise and (args.exercise if "." in args.exercise else f"{chapter.id}.{args.exercise}")
     if exercise and exercise not in {e.id for e in chapter.exercises}:
         names = ", ".join(e.id.split(".", 1)[1] for e in chapter.exercises)

@@ -166,12 +166,9 @@ def render(lines: list[ChapterLine], lang: str = "en") -> str:
 
 
 def main(impl: Impl, chapters: list[str], *, lang: str, refresh: bool, state_path: Path) -> int:
-    unknown = [c for c in chapters if c not in catalog.CHAPTERS]
+    unknown = catalog.unknown_chapters(chapters)
     if unknown:
-        print(
-            f"unknown chapter(s) {', '.join(unknown)}; choose from {', '.join(catalog.CHAPTERS)}",
-            file=sys.stderr,
-        )
+        print(unknown, file=sys.stderr)
         return 2
     try:
         lines = progress(impl, chapters, lang=lang, refresh=refresh, state_path=state_path)
