@@ -59,12 +59,12 @@ def kind(node) -> str:
     return type(node).__name__
 
 
-def gradient_sources(output: torch.Tensor, tensors: dict[str, torch.Tensor | None]) -> dict:
-    """``{"sources": {name: [kinds of the nodes feeding its AccumulateGrad]}, "kinds": [...]}``
-    over the graph behind ``output``."""
-    wanted = {id(t): name for name, t in tensors.items() if isinstance(t, torch.Tensor)}
-    sources: dict[str, list[str]] = {name: [] for name in tensors}
-    kinds: set[str] = set()
+def _ids(tensors: dict[str, torch.Tensor | None]) -> dict[int, str]:
+    return {id(t): name for name, t in tensors.items() if isinstance(t, torch.Tensor)}
+
+
+def _nodes(output: torch.Tensor):
+    """Every node of the graph behind ``output``, once each."""
     seen: set[int] = set()
     todo = [output.grad_fn]
     while todo:
@@ -72,20 +72,34 @@ def gradient_sources(output: torch.Tensor, tensors: dict[str, torch.Tensor | Non
         if node is None or id(node) in seen:
             continue
         seen.add(id(node))
+        yield node
+        todo.extend(child for child, _ in node.next_functions if child is not None)
+
+
+def _variable_name(node, wanted: dict[int, str]) -> str | None:
+    """The name of the wanted tensor whose ``AccumulateGrad`` ``node`` is, if any."""
+    variable = getattr(node, "variable", None)
+    return wanted.get(id(variable)) if variable is not None else None
+
+
+def gradient_sources(output: torch.Tensor, tensors: dict[str, torch.Tensor | None]) -> dict:
+    """``{"sources": {name: [kinds of the nodes feeding its AccumulateGrad]}, "kinds": [...]}``
+    over the graph behind ``output``."""
+    wanted = _ids(tensors)
+    sources: dict[str, list[str]] = {name: [] for name in tensors}
+    kinds: set[str] = set()
+    for node in _nodes(output):
         kinds.add(kind(node))
         for child, _ in node.next_functions:
-            if child is None:
-                continue
-            variable = getattr(child, "variable", None)
-            if variable is not None and id(variable) in wanted:
-                sources[wanted[id(variable)]].append(kind(node))
-            todo.append(child)
+            name = _variable_name(child, wanted)
+            if name is not None:
+                sources[name].append(kind(node))
     return {"sources": sources, "kinds": sorted(kinds)}
 
 
 def path_kinds(output: torch.Tensor, tensors: dict[str, torch.Tensor | None]) -> dict[str, list[str]]:
     """``{name: [kinds of every node on a path from the output to the tensor's AccumulateGrad]}``."""
-    wanted = {id(t): name for name, t in tensors.items() if isinstance(t, torch.Tensor)}
+    wanted = _ids(tensors)
     reach: dict[int, tuple[object, frozenset[str]]] = {}  # the node is held so its id stays its own
     stack, entered = [(output.grad_fn, False)], set()
     while stack:
@@ -93,8 +107,8 @@ def path_kinds(output: torch.Tensor, tensors: dict[str, torch.Tensor | None]) ->
         if node is None:
             continue
         if children_done:
-            variable = getattr(node, "variable", None)
-            names = {wanted[id(variable)]} if variable is not None and id(variable) in wanted else set()
+            own = _variable_name(node, wanted)
+            names = {own} if own is not None else set()
             for child, _ in node.next_functions:
                 if child is not None:
                     names |= reach[id(child)][1]
@@ -122,21 +136,17 @@ class ReturnedGradients:
     """
 
     def __init__(self, output: torch.Tensor, tensors: dict[str, torch.Tensor | None]) -> None:
-        wanted = {id(t): name for name, t in tensors.items() if isinstance(t, torch.Tensor)}
+        wanted = _ids(tensors)
         self.returned: dict[str, list[torch.Tensor]] = {name: [] for name in wanted.values()}
         self._slots: dict[int, tuple[object, list[tuple[int, str]]]] = {}
-        seen, todo = set(), [output.grad_fn]
-        while todo:
-            node = todo.pop()
-            if node is None or id(node) in seen:
+        for node in _nodes(output):
+            if getattr(node, "_forward_cls", None) is None:
                 continue
-            seen.add(id(node))
             feeding = [child for child, _ in node.next_functions if child is not None]
             for k, child in enumerate(feeding):
-                variable = getattr(child, "variable", None)
-                if getattr(node, "_forward_cls", None) is not None and id(variable) in wanted:
-                    self._slots.setdefault(id(node), (node, []))[1].append((k, wanted[id(variable)]))
-            todo.extend(feeding)
+                name = _variable_name(child, wanted)
+                if name is not None:
+                    self._slots.setdefault(id(node), (node, []))[1].append((k, name))
         self._patched: list[tuple[type, str, object]] = []
         #: whether a backward built a graph for autograd to differentiate (it saved a tensor)
         self.graph_in_backward = False
