@@ -13,8 +13,6 @@ anything else (``"torch.optim.AdamW"``), and ``"package.*"`` for a whole module 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from graders.bans import (  # noqa: F401  (the catalog's vocabulary, read through it)
     AUTOGRAD_CALLS,
     COLLECTIVES,
@@ -29,61 +27,7 @@ from graders.bans import (  # noqa: F401  (the catalog's vocabulary, read throug
     TORCH_ZERO,
     ZERO_BANNED,
 )
-
-
-@dataclass(frozen=True)
-class Exercise:
-    id: str  # "ch2.ring_all_reduce"
-    module: str  # file stem in the chapter folder: "collectives"
-    symbol: str  # the function or class the student writes
-    parts: dict[str, int] = field(hash=False)  # part name -> points
-    title: str = ""
-    banned: frozenset[str] = frozenset()
-    #: its memory is measured by the live ledger (torch storages): places where memory lives
-    #: outside them (numpy, Python lists, pickles, files, threads) are closed to it
-    measured_memory: bool = False
-    #: it runs on several ranks: data may travel only through the graded calls (no files, sockets)
-    multi_rank: bool = True
-
-    @property
-    def chapter(self) -> str:
-        return self.id.split(".", 1)[0]
-
-    @property
-    def points(self) -> int:
-        return sum(self.parts.values())
-
-
-@dataclass(frozen=True)
-class Chapter:
-    id: str
-    title: str
-    title_vi: str
-    exercises: tuple[Exercise, ...]
-
-    @property
-    def points(self) -> int:
-        return sum(e.points for e in self.exercises)
-
-    @property
-    def modules(self) -> tuple[str, ...]:
-        return tuple(dict.fromkeys(e.module for e in self.exercises))
-
-
-def _exercises(
-    chapter: str,
-    module: str,
-    *rows: tuple,
-    banned: frozenset[str] = frozenset(),
-    measured_memory: bool = False,
-    multi_rank: bool = True,
-):
-    """The exercises of one module: rows of ``(name, parts, title[, symbol])``; the symbol is the
-    name unless given."""
-    for name, parts, title, *symbol in rows:
-        symbol = symbol[0] if symbol else name
-        yield Exercise(f"{chapter}.{name}", module, symbol, parts, title, banned, measured_memory, multi_rank)
-
+from graders.exercise_types import Chapter, Exercise, exercises_of
 
 CHAPTERS: dict[str, Chapter] = {
     c.id: c
@@ -93,7 +37,7 @@ CHAPTERS: dict[str, Chapter] = {
             "Collective communication",
             "Giao tiếp tập thể",
             (
-                *_exercises(
+                *exercises_of(
                     "ch2",
                     "collectives",
                     ("ring_shift", {"result": 1}, "send right, receive left"),
@@ -105,7 +49,7 @@ CHAPTERS: dict[str, Chapter] = {
                     ("all_to_all", {"result": 2, "traffic": 1}, "all-to-all"),
                     banned=P2P_ONLY,
                 ),
-                *_exercises(
+                *exercises_of(
                     "ch2",
                     "cost_model",
                     ("bytes_sent_per_rank", {"formula": 1, "measured": 1}, "bytes each rank sends"),
@@ -120,7 +64,7 @@ CHAPTERS: dict[str, Chapter] = {
             "Data parallelism",
             "Song song dữ liệu",
             (
-                *_exercises(
+                *exercises_of(
                     "ch4",
                     "param_server",
                     (
@@ -131,7 +75,7 @@ CHAPTERS: dict[str, Chapter] = {
                     ),
                     banned=COLLECTIVES,
                 ),
-                *_exercises(
+                *exercises_of(
                     "ch4",
                     "ddp",
                     (
@@ -142,7 +86,7 @@ CHAPTERS: dict[str, Chapter] = {
                     ),
                     banned=TORCH_DDP,
                 ),
-                *_exercises(
+                *exercises_of(
                     "ch4",
                     "fsdp",
                     (
@@ -161,7 +105,7 @@ CHAPTERS: dict[str, Chapter] = {
             "ZeRO",
             "Họ ZeRO",
             (
-                *_exercises(
+                *exercises_of(
                     "ch5",
                     "zero",
                     (
@@ -185,7 +129,7 @@ CHAPTERS: dict[str, Chapter] = {
                     banned=ZERO_BANNED,
                     measured_memory=True,
                 ),
-                *_exercises(
+                *exercises_of(
                     "ch5",
                     "offload",
                     (
@@ -197,7 +141,7 @@ CHAPTERS: dict[str, Chapter] = {
                     banned=ZERO_BANNED,
                     multi_rank=False,
                 ),
-                *_exercises(
+                *exercises_of(
                     "ch5",
                     "zero_cost",
                     ("zero_memory_per_gpu", {"formula": 1, "paper": 1}, "memory per GPU"),
@@ -211,7 +155,7 @@ CHAPTERS: dict[str, Chapter] = {
             "Tensor parallelism",
             "Song song tensor",
             (
-                *_exercises(
+                *exercises_of(
                     "ch6",
                     "mappings",
                     (
@@ -251,7 +195,7 @@ CHAPTERS: dict[str, Chapter] = {
                     ),
                     banned=TORCH_TENSOR_PARALLEL,
                 ),
-                *_exercises(
+                *exercises_of(
                     "ch6",
                     "layers",
                     (
@@ -268,7 +212,7 @@ CHAPTERS: dict[str, Chapter] = {
                     ),
                     banned=TORCH_TENSOR_PARALLEL,
                 ),
-                *_exercises(
+                *exercises_of(
                     "ch6",
                     "layers",
                     (
@@ -279,7 +223,7 @@ CHAPTERS: dict[str, Chapter] = {
                     banned=TORCH_TENSOR_PARALLEL,
                     measured_memory=True,
                 ),
-                *_exercises(
+                *exercises_of(
                     "ch6",
                     "layers",
                     (
@@ -290,7 +234,7 @@ CHAPTERS: dict[str, Chapter] = {
                     ),
                     banned=TORCH_TENSOR_PARALLEL | AUTOGRAD_CALLS,
                 ),
-                *_exercises(
+                *exercises_of(
                     "ch6",
                     "blocks",
                     (
@@ -302,7 +246,7 @@ CHAPTERS: dict[str, Chapter] = {
                     banned=TORCH_TENSOR_PARALLEL,
                     measured_memory=True,
                 ),
-                *_exercises(
+                *exercises_of(
                     "ch6",
                     "blocks",
                     (
@@ -320,7 +264,7 @@ CHAPTERS: dict[str, Chapter] = {
             "Pipeline parallelism",
             "Song song pipeline",
             (
-                *_exercises(
+                *exercises_of(
                     "ch7",
                     "schedules",
                     ("gpipe_schedule", {"valid": 1, "order": 1}, "GPipe schedule"),
@@ -333,13 +277,13 @@ CHAPTERS: dict[str, Chapter] = {
                     banned=TORCH_PIPELINING,
                     multi_rank=False,
                 ),
-                *_exercises(
+                *exercises_of(
                     "ch7",
                     "bubble",
                     ("bubble_fraction", {"formula": 1, "measured": 1}, "pipeline bubble"),
                     multi_rank=False,
                 ),
-                *_exercises(
+                *exercises_of(
                     "ch7",
                     "executor",
                     (
@@ -348,6 +292,58 @@ CHAPTERS: dict[str, Chapter] = {
                         "pipeline executor",
                     ),
                     banned=COLLECTIVES | TORCH_PIPELINING,
+                ),
+            ),
+        ),
+        Chapter(
+            "ch10",
+            "Mixture of Experts",
+            "Mixture of Experts (MoE)",
+            (
+                *exercises_of(
+                    "ch10",
+                    "router",
+                    ("capacity", {"formula": 1}, "slots per expert"),
+                    (
+                        "top_k_router",
+                        {"routing": 2, "capacity": 2, "losses": 1, "gradients": 1},
+                        "top-k router with capacity, aux loss and z-loss",
+                        "TopKRouter",
+                    ),
+                    multi_rank=False,
+                ),
+                *exercises_of(
+                    "ch10",
+                    "moe_layer",
+                    ("moe_layer", {"result": 2, "backward": 1}, "MoE layer on one device", "MoELayer"),
+                    multi_rank=False,
+                ),
+                *exercises_of(
+                    "ch10",
+                    "expert_parallel",
+                    (
+                        "expert_parallel_moe",
+                        {"result": 3, "traffic": 2, "local_experts": 1},
+                        "expert parallelism over all-to-all",
+                        "ExpertParallelMoE",
+                    ),
+                    banned=TORCH_TENSOR_PARALLEL,
+                ),
+                *exercises_of(
+                    "ch10",
+                    "groups",
+                    ("expert_data_parallel_ranks", {"result": 1}, "expert-data-parallel groups"),
+                    multi_rank=False,
+                ),
+                *exercises_of(
+                    "ch10",
+                    "groups",
+                    (
+                        "all_reduce_moe_gradients",
+                        {"result": 1, "traffic": 1},
+                        "expert and dense gradients, each in its own group",
+                    ),
+                    banned=TORCH_DDP | TORCH_TENSOR_PARALLEL,
                 ),
             ),
         ),
@@ -363,6 +359,8 @@ HIDDEN_PARTS: dict[str, tuple[str, ...]] = {
     "ch2.ring_all_reduce": ("result", "ring"),
     "ch6.vocab_parallel_cross_entropy": ("result",),
     "ch6.row_parallel_linear": ("backward",),
+    "ch10.top_k_router": ("gradients",),
+    "ch10.expert_parallel_moe": ("result",),
 }
 
 

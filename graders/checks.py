@@ -10,12 +10,13 @@ allow a different but valid order of floating-point operations, nothing more.
 
 from __future__ import annotations
 
+import contextlib
 import math
 
 import torch
 
 from graders.errors import GradingFailure
-from graders.figures import Picture, attach_picture
+from graders.figures import Picture, attach, attach_picture, figures_of
 from graders.messages import Text, labelled, say
 
 TOLERANCES: dict[torch.dtype, tuple[float, float]] = {
@@ -40,6 +41,19 @@ def fail(message: Text, case=None, hint: Text | str = "", *, picture: Picture | 
         message = message + "\n" + picture.text
         raise attach_picture(GradingFailure(message, hint), picture)
     raise GradingFailure(message, hint)
+
+
+@contextlib.contextmanager
+def showing(picture: Picture):
+    """Re-raise a :class:`GradingFailure` from inside with ``picture``'s text below its message and
+    its PNG attached (the figures the failure already had are kept)."""
+    try:
+        yield
+    except GradingFailure as failure:
+        again = GradingFailure(failure.message + "\n" + picture.text, failure.hint)
+        for figure in figures_of(failure):
+            attach(again, figure.name, figure.draw)
+        raise attach_picture(again, picture) from None
 
 
 def describe(value: object) -> Text | str:

@@ -198,6 +198,10 @@ PARTS_VI = {
     "backward": "backward",
     "dtensor": "so với DTensor",
     "sequence_parallel": "song song chuỗi",
+    "routing": "định tuyến",
+    "capacity": "capacity",
+    "losses": "các loss",
+    "local_experts": "expert cục bộ",
 }
 
 

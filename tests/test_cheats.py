@@ -62,6 +62,7 @@ GATHERED = "gathered by all-gathers and alive at once"
 SIDE_CHANNEL = "moves data behind the graders' back"
 BANNED_FUNC = "called torch.func.vjp"
 CH6_EXERCISES = [e.id for e in CHAPTERS["ch6"].exercises]
+CH10_EXERCISES = [e.id for e in CHAPTERS["ch10"].exercises]
 
 
 ROWS = [
@@ -356,6 +357,49 @@ ROWS = [
             "autograd), and the LayerNorm runs on the whole sequence unseen"
         ),
     ),
+    # -- chapter 10: an honest alternative (every exercise of the chapter) ----------------------
+    *(Verdict("ch10/honest_alternative", exercise, FULL) for exercise in CH10_EXERCISES),
+    # -- chapter 10: expert parallelism moves the tokens, by the two all-to-alls ------------------
+    Verdict(
+        "ch10/ep_gathers_experts",
+        "ch10.expert_parallel_moe",
+        {"traffic": "communicated all_gather of"},
+    ),
+    Verdict(
+        "ch10/ep_gathers_experts",
+        "ch10.expert_parallel_moe",
+        {"local_experts": "never the experts' weights"},
+    ),
+    Verdict(
+        "ch10/ep_autograd_all_to_all",
+        "ch10.expert_parallel_moe",
+        {part: "torch.distributed.nn" for part in ("result", "traffic", "local_experts")},
+    ),
+    Verdict("ch10/ep_p2p_dispatch", "ch10.expert_parallel_moe", {"traffic": "isend of"}),
+    Verdict(
+        "ch10/ep_c10d_ops_decoy",
+        "ch10.expert_parallel_moe",
+        {part: "_c10d_functional" for part in ("result", "traffic", "local_experts")},
+        marks=_xfail(
+            "torch.ops._c10d_functional (all_gather_into_tensor, all_reduce, wait_tensor) is neither "
+            "traced, banned nor flagged by the static scan: every rank gathers every expert unseen, "
+            "runs the whole layer on its own tokens, sums the expert gradients back unseen in "
+            "backward, and stages the counts and two all-to-alls (and their reverse) for the trace: "
+            "full marks without moving a token to an expert"
+        ),
+    ),
+    # -- chapter 10: each expert's gradient stays in its expert-data-parallel group -------------
+    Verdict(
+        "ch10/sync_everything_everywhere",
+        "ch10.all_reduce_moe_gradients",
+        {"traffic": "the experts over their expert-data-parallel group only"},
+    ),
+    # -- chapter 10: the router may not borrow the kit's reference --------------------------------
+    Verdict(
+        "ch10/router_reads_kit",
+        "ch10.top_k_router",
+        {part: KIT for part in ("routing", "capacity", "losses", "gradients")},
+    ),
 ]
 
 _TESTS: dict[tuple[str, str | None], dict] = {}
@@ -407,7 +451,7 @@ def test_verdict(row: Verdict, harness):
 def test_every_sample_has_a_row_and_says_what_it_is():
     folders = {
         str(path.parent.relative_to(SAMPLES))
-        for chapter in ("ch2/_redteam", "ch4", "ch5", "ch6", "ch7")
+        for chapter in ("ch2/_redteam", "ch4", "ch5", "ch6", "ch7", "ch10")
         for path in (SAMPLES / chapter).glob("*/*.py")
     }
     assert folders == {row.sample for row in ROWS}

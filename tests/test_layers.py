@@ -20,6 +20,7 @@ LAYERS = (
         "facts",
         (
             "catalog",
+            "exercise_types",
             "bans",
             "models",
             "impl",

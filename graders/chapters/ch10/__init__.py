@@ -1,0 +1,1 @@
+"""Chapter 10: Mixture of Experts."""

@@ -1,0 +1,60 @@
+"""The shapes of the catalog: an :class:`Exercise`, a :class:`Chapter`, and ``exercises_of``, the
+helper that declares one module's exercises (see :mod:`graders.catalog`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Exercise:
+    id: str  # "ch2.ring_all_reduce"
+    module: str  # file stem in the chapter folder: "collectives"
+    symbol: str  # the function or class the student writes
+    parts: dict[str, int] = field(hash=False)  # part name -> points
+    title: str = ""
+    banned: frozenset[str] = frozenset()
+    #: its memory is measured by the live ledger (torch storages): places where memory lives
+    #: outside them (numpy, Python lists, pickles, files, threads) are closed to it
+    measured_memory: bool = False
+    #: it runs on several ranks: data may travel only through the graded calls (no files, sockets)
+    multi_rank: bool = True
+
+    @property
+    def chapter(self) -> str:
+        return self.id.split(".", 1)[0]
+
+    @property
+    def points(self) -> int:
+        return sum(self.parts.values())
+
+
+@dataclass(frozen=True)
+class Chapter:
+    id: str
+    title: str
+    title_vi: str
+    exercises: tuple[Exercise, ...]
+
+    @property
+    def points(self) -> int:
+        return sum(e.points for e in self.exercises)
+
+    @property
+    def modules(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(e.module for e in self.exercises))
+
+
+def exercises_of(
+    chapter: str,
+    module: str,
+    *rows: tuple,
+    banned: frozenset[str] = frozenset(),
+    measured_memory: bool = False,
+    multi_rank: bool = True,
+):
+    """The exercises of one module: rows of ``(name, parts, title[, symbol])``; the symbol is the
+    name unless given."""
+    for name, parts, title, *symbol in rows:
+        symbol = symbol[0] if symbol else name
+        yield Exercise(f"{chapter}.{name}", module, symbol, parts, title, banned, measured_memory, multi_rank)
