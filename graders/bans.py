@@ -46,6 +46,18 @@ TORCH_PIPELINING = frozenset({"torch.distributed.pipelining.*"})
 TORCH_TENSOR_PARALLEL = frozenset(
     {"torch.distributed.nn.*", "torch.distributed.tensor.*", "torch.distributed._functional_collectives.*"}
 )
+#: torch's loss scaling and its kernels: chapter 8 writes the dynamic loss scaler itself
+AMP_SCALING = frozenset(
+    {
+        "torch.amp.GradScaler",
+        "torch.cuda.amp.GradScaler",
+        "torch.cpu.amp.GradScaler",
+        "torch._amp_foreach_non_finite_check_and_unscale_",
+        "torch._amp_update_scale_",
+    }
+)
+#: torch's activation checkpointing: chapter 8 writes checkpoint() itself
+TORCH_CHECKPOINT = frozenset({"torch.utils.checkpoint.*"})
 #: autograd run by graded code itself: a hand-written backward may not differentiate its forward
 AUTOGRAD_CALLS = frozenset(
     {
@@ -79,7 +91,12 @@ DOORS: dict[str, str] = {
     "thread": "starts a thread, whose calls and memory would escape the graders",
     "side channel": "moves data behind the graders' back (a file written, a socket)",
     "dispatch": "steps out of the graders' dispatch modes",
+    "c10d ops": "calls torch's collective operators (torch.ops.c10d, torch.ops._c10d_functional), "
+    "which the graders' recorder does not see",
 }
+#: the operator namespaces of torch's collectives (``torch.ops.<name>``), refused to graded code in
+#: every exercise as the door ``"c10d ops"``: their operators communicate in C++, untraced
+C10D_OP_NAMESPACES = ("c10d", "_c10d_functional", "_c10d_functional_autograd")
 #: doors that are objects, refused like banned ones in every exercise: dotted name -> door
 DOOR_OBJECTS: dict[str, str] = {
     "signal.signal": "signal.signal",

@@ -202,6 +202,11 @@ PARTS_VI = {
     "capacity": "capacity",
     "losses": "các loss",
     "local_experts": "expert cục bộ",
+    "scale": "scale",
+    "skip": "bỏ qua bước",
+    "unscale": "unscale",
+    "recompute": "tính lại",
+    "rng": "RNG",
 }
 
 

@@ -204,6 +204,12 @@ _DOORS: dict[str, dict[str, str]] = {
         "en": "steps out of the graders' dispatch modes",
         "vi": "thoát ra khỏi các dispatch mode của bộ chấm",
     },
+    "banned:door:c10d ops": {
+        "en": "calls torch's collective operators (torch.ops.c10d, torch.ops._c10d_functional), which the"
+        " graders' recorder does not see",
+        "vi": "gọi các toán tử collective của torch (torch.ops.c10d, torch.ops._c10d_functional), thứ mà"
+        " bộ ghi (recorder) của bộ chấm không nhìn thấy",
+    },
 }
 
 WORLD: dict[str, dict[str, str]] = {**_WORLD, **_DOORS}

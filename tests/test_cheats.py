@@ -62,6 +62,7 @@ GATHERED = "gathered by all-gathers and alive at once"
 SIDE_CHANNEL = "moves data behind the graders' back"
 BANNED_FUNC = "called torch.func.vjp"
 CH6_EXERCISES = [e.id for e in CHAPTERS["ch6"].exercises]
+CH8_EXERCISES = [e.id for e in CHAPTERS["ch8"].exercises]
 CH10_EXERCISES = [e.id for e in CHAPTERS["ch10"].exercises]
 
 
@@ -314,12 +315,6 @@ ROWS = [
         "ch6/ce_c10d_ops",
         "ch6.vocab_parallel_cross_entropy",
         {"traffic": "_c10d_functional", "memory": "_c10d_functional"},
-        marks=_xfail(
-            "torch.ops._c10d_functional (broadcast / all_gather_into_tensor + wait_tensor) "
-            "communicates through the ProcessGroup in C++, neither traced by the recorder nor "
-            "banned nor flagged by the static scan: every rank's logits arrive unseen, one slice "
-            "at a time, and a token all-reduce meets the bytes floor"
-        ),
     ),
     Verdict(
         "ch6/ce_nn_doors",
@@ -357,6 +352,48 @@ ROWS = [
             "autograd), and the LayerNorm runs on the whole sequence unseen"
         ),
     ),
+    # -- chapter 8: an honest alternative (every exercise of the chapter) -----------------------
+    *(Verdict("ch8/honest_alternative", exercise, FULL) for exercise in CH8_EXERCISES),
+    # -- chapter 8: loss scaling is written by hand, not borrowed from torch.amp ----------------
+    Verdict(
+        "ch8/scaler_uses_grad_scaler",
+        "ch8.dynamic_loss_scaler",
+        {part: "called torch.amp.GradScaler" for part in ("scale", "skip", "unscale")},
+    ),
+    Verdict(
+        "ch8/scaler_amp_kernels",
+        "ch8.dynamic_loss_scaler",
+        {
+            part: "called torch._amp_foreach_non_finite_check_and_unscale_"
+            for part in ("scale", "skip", "unscale")
+        },
+    ),
+    # -- chapter 8: accumulation lets DDP all-reduce once, after the last microbatch -------------
+    Verdict(
+        "ch8/accumulation_manual_sync", "ch8.accumulation_step", {"traffic": "exactly one, of the whole"}
+    ),
+    # -- chapter 8: a checkpoint keeps only its inputs and recomputes in backward ----------------
+    Verdict(
+        "ch8/checkpoint_torch_utils",
+        "ch8.checkpoint",
+        {part: "imported torch.utils.checkpoint" for part in ("result", "memory", "recompute", "rng")},
+    ),
+    Verdict(
+        "ch8/checkpoint_keeps_graph_on_ctx",
+        "ch8.checkpoint",
+        {"memory": "autograd saved", "recompute": "checkpointing costs one forward"},
+    ),
+    Verdict("ch8/checkpoint_hides_saved", "ch8.checkpoint", {"recompute": "checkpointing costs one forward"}),
+    Verdict(
+        "ch8/checkpoint_hides_saved",
+        "ch8.checkpoint",
+        {"memory": "still alive when it returns"},
+    ),
+    Verdict(
+        "ch8/checkpoint_nested_hooks",
+        "ch8.checkpoint",
+        {"memory": "still alive when it returns"},
+    ),
     # -- chapter 10: an honest alternative (every exercise of the chapter) ----------------------
     *(Verdict("ch10/honest_alternative", exercise, FULL) for exercise in CH10_EXERCISES),
     # -- chapter 10: expert parallelism moves the tokens, by the two all-to-alls ------------------
@@ -380,13 +417,6 @@ ROWS = [
         "ch10/ep_c10d_ops_decoy",
         "ch10.expert_parallel_moe",
         {part: "_c10d_functional" for part in ("result", "traffic", "local_experts")},
-        marks=_xfail(
-            "torch.ops._c10d_functional (all_gather_into_tensor, all_reduce, wait_tensor) is neither "
-            "traced, banned nor flagged by the static scan: every rank gathers every expert unseen, "
-            "runs the whole layer on its own tokens, sums the expert gradients back unseen in "
-            "backward, and stages the counts and two all-to-alls (and their reverse) for the trace: "
-            "full marks without moving a token to an expert"
-        ),
     ),
     # -- chapter 10: each expert's gradient stays in its expert-data-parallel group -------------
     Verdict(
@@ -451,7 +481,7 @@ def test_verdict(row: Verdict, harness):
 def test_every_sample_has_a_row_and_says_what_it_is():
     folders = {
         str(path.parent.relative_to(SAMPLES))
-        for chapter in ("ch2/_redteam", "ch4", "ch5", "ch6", "ch7", "ch10")
+        for chapter in ("ch2/_redteam", "ch4", "ch5", "ch6", "ch7", "ch8", "ch10")
         for path in (SAMPLES / chapter).glob("*/*.py")
     }
     assert folders == {row.sample for row in ROWS}

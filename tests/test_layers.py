@@ -21,6 +21,7 @@ LAYERS = (
         (
             "catalog",
             "exercise_types",
+            "chapter_table",
             "bans",
             "models",
             "impl",

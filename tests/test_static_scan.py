@@ -143,3 +143,41 @@ def test_memory_outside_torch_storages_is_its_own_kind():
 
 def findings_of(source, symbol):
     return sorted(f.reason for f in scan_source(source).for_symbol(symbol, BYPASS))
+
+
+OPERATORS = """
+import torch
+
+
+def functional(x):
+    return torch.ops._c10d_functional.all_reduce(x, "sum", "0")
+
+
+def legacy(x):
+    return torch.ops.c10d.allreduce_
+
+
+def registry(name):
+    return torch._ops._OpNamespace(name), torch._ops._get_packet
+
+
+def own_ops(self):
+    self._ops = []
+    return self._ops
+"""
+
+
+def test_torchs_collective_operators_are_bypasses():
+    def reasons(symbol):
+        return sorted({f.reason for f in scan_source(OPERATORS).for_symbol(symbol, BYPASS) if f.function})
+
+    assert reasons("functional") == [
+        "calls collective operators behind the guard (torch.ops._c10d_functional)"
+    ]
+    assert reasons("legacy") == ["calls collective operators behind the guard (torch.ops.c10d)"]
+    assert reasons("registry") == [
+        "builds an operator namespace by hand (torch._ops._OpNamespace)",
+        "looks up operators by hand (torch._ops._get_packet)",
+        "reaches torch's operator registry (torch._ops)",
+    ]
+    assert reasons("own_ops") == []  # an attribute of one's own called _ops is ordinary code

@@ -105,6 +105,11 @@ def test_state_does_not_leak_between_tasks(pool):
         assert torch.equal(value["first_random"], fresh)
 
 
+def test_modes_left_entered_do_not_reach_the_next_task(pool):
+    run(pool, "leaves_modes_entered", world_size=2)
+    assert run(pool, "observes_modes", world_size=2).values == [[0, 0], [0, 0]]
+
+
 def test_messages_left_in_flight_restart_the_world(pool):
     restarts = pool.restarts
     run(pool, "unmatched_send", world_size=2)
@@ -157,6 +162,7 @@ def test_banned_objects_outside_torch_distributed_are_refused_then_restored(pool
         ("installs_a_signal_handler", r"installs a signal handler"),
         ("reads_frames_from_code_it_compiled", r"\(sys._getframe\)"),
         ("reaches_all_reduce_behind_the_wrapper", "torch.distributed.all_reduce"),
+        ("calls_collective_operators", r"calls torch's collective operators"),
     ],
 )
 def test_every_door_around_the_guard_is_a_banned_call(pool, fn, door):

@@ -166,6 +166,29 @@ class ObjectBans:
             self._shadowed.append((target, attr, original))
             setattr(target, attr, stand_in)
 
+    def ban_op_namespaces(self, names: tuple[str, ...], label: str) -> None:
+        """Refuse the operators of ``torch.ops.<name>`` for each of ``names`` to graded code, as the
+        door ``label``: the namespaces torch already made are shadowed by a stand-in that refuses
+        their attributes, and ``torch._ops._get_packet`` (where a fresh namespace finds its
+        operators) refuses their qualified names."""
+        import torch._ops
+
+        bans = self
+        for name in names:
+            original = getattr(torch.ops, name)
+            self._shadowed.append((torch.ops, name, original))
+            setattr(torch.ops, name, _RefusingNamespace(self, label, original))
+        get_packet = torch._ops._get_packet
+
+        def guarded_get_packet(qualified_name, *args, **kwargs):
+            namespace = str(qualified_name).partition("::")[0]
+            if namespace in names and bans.graded_request(sys._getframe(1)):
+                bans.refuse(label)
+            return get_packet(qualified_name, *args, **kwargs)
+
+        self._shadowed.append((torch._ops, "_get_packet", get_packet))
+        torch._ops._get_packet = guarded_get_packet
+
     def ban_tree(self, tree: str) -> None:
         """Refuse every function and class a loaded module of ``tree`` defines."""
         prefix = tree + "."
@@ -187,6 +210,20 @@ class ObjectBans:
         while self._shadowed:
             owner, attr, original = self._shadowed.pop()
             setattr(owner, attr, original)
+
+
+class _RefusingNamespace:
+    """Stands in for an operator namespace (``torch.ops._c10d_functional``) while graded code runs:
+    its attributes are refused to graded code and handed to the kit."""
+
+    def __init__(self, bans: ObjectBans, label: str, original) -> None:
+        object.__setattr__(self, "_dtlab_bans", (bans, label, original))
+
+    def __getattr__(self, name: str):
+        bans, label, original = object.__getattribute__(self, "_dtlab_bans")
+        if bans.graded_request(sys._getframe(1)):
+            bans.refuse(label)
+        return getattr(original, name)
 
 
 def _resolve(dotted: str) -> tuple[object, str, object]:

@@ -131,6 +131,7 @@ class Recorder:
         doors = catalog.DOOR_OBJECTS | (catalog.SIDE_CHANNEL_OBJECTS if side_channels else {})
         for name, door in sorted(doors.items()):
             self.bans.ban(name, label=door)
+        self.bans.ban_op_namespaces(catalog.C10D_OP_NAMESPACES, "c10d ops")
         trees = tuple(name[:-2] for name in banned if name.endswith(".*"))
         if trees:
             self._ban_imports(trees)

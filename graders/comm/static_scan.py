@@ -38,6 +38,7 @@ _BANNED_MODULES = {
     "torch._C": "calls torch's C bindings directly",
     "torch.distributed._functional_collectives": "uses functional collectives behind the guard",
     "torch.utils._python_dispatch": "steps out of the kit's dispatch modes (torch.utils._python_dispatch)",
+    "torch._ops": "reaches torch's operator registry (torch._ops)",
     "graders": "imports the grading kit, whose references are the answers",
 }
 #: where memory lives outside torch's storages, which the live ledger counts
@@ -79,6 +80,11 @@ _BANNED_ATTRS = {
     "_world": "reaches torch.distributed's global state",
     "_C": "calls torch's C bindings directly",
     "_functional_collectives": "uses functional collectives behind the guard",
+    "_c10d_functional": "calls collective operators behind the guard (torch.ops._c10d_functional)",
+    "_c10d_functional_autograd": "calls collective operators behind the guard (torch.ops._c10d_functional)",
+    "c10d": "calls collective operators behind the guard (torch.ops.c10d)",
+    "_OpNamespace": "builds an operator namespace by hand (torch._ops._OpNamespace)",
+    "_get_packet": "looks up operators by hand (torch._ops._get_packet)",
     "allreduce": "calls a ProcessGroup method (allreduce)",
     "allgather": "calls a ProcessGroup method (allgather)",
     "alltoall": "calls a ProcessGroup method (alltoall)",
@@ -256,6 +262,8 @@ class _Scanner(ast.NodeVisitor):
             self.flag(node, BYPASS, "edits the module table (sys.modules)")
         elif _BANNED_ATTRS.get(node.attr):
             self.flag(node, BYPASS, _BANNED_ATTRS[node.attr])
+        elif node.attr == "_ops" and self._rooted_in_torch(node.value):
+            self.flag(node, BYPASS, "reaches torch's operator registry (torch._ops)")
         elif node.attr == "__dict__" and self._rooted_in_torch(node.value):
             self.flag(node, BYPASS, "edits torch's namespace through __dict__")
         self.generic_visit(node)

@@ -34,6 +34,26 @@ class TaskSpec:
     multi_rank: bool = True
 
 
+def _mode_depths() -> tuple[int, int]:
+    """How many dispatch and torch-function modes are entered (the kit's own, around the block)."""
+    import torch
+
+    return torch._C._len_torch_dispatch_stack(), torch._C._len_torch_function_stack()
+
+
+def _leave_modes_at(depths: tuple[int, int]) -> None:
+    """Pop the modes graded code entered and left behind (its exit refused, or never reached),
+    so that the next task in this worker starts with the kit's modes only."""
+    import torch
+    from torch.utils._python_dispatch import _pop_mode
+
+    dispatch, function = depths
+    while torch._C._len_torch_dispatch_stack() > dispatch:
+        _pop_mode()
+    while torch._C._len_torch_function_stack() > function:
+        torch._C._pop_torch_function_stack()
+
+
 def task(exercise: str | Exercise):
     """Declare a worker task for ``exercise``: a catalog id, or an :class:`Exercise` of the kit's
     own tests (the world's probes), which the catalog does not list."""
@@ -99,6 +119,7 @@ class TaskContext:
         from graders.world.student import import_student_module
 
         recorder = self._worker.recorder
+        modes = _mode_depths()
         recorder.begin(
             self.spec.exercise,
             self.spec.banned,
@@ -109,6 +130,7 @@ class TaskContext:
             yield import_student_module(self.location, module or self.spec.module)
         finally:
             recorder.end()
+            _leave_modes_at(modes)
 
     def mark(self, label: str) -> None:
         self._worker.recorder.mark(label)

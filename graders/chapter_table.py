@@ -1,0 +1,379 @@
+"""The chapters and their exercises, declared once each (read through :mod:`graders.catalog`).
+
+Each chapter lists its exercises module by module with :func:`graders.exercise_types.exercises_of`:
+the file stem, the rows ``(name, parts, title[, symbol])``, and what the module's exercises may
+not call (``banned``, in the vocabulary of :mod:`graders.bans`).
+"""
+
+from __future__ import annotations
+
+from graders.bans import (
+    AMP_SCALING,
+    AUTOGRAD_CALLS,
+    COLLECTIVES,
+    P2P_ONLY,
+    TORCH_CHECKPOINT,
+    TORCH_DDP,
+    TORCH_FSDP,
+    TORCH_PIPELINING,
+    TORCH_TENSOR_PARALLEL,
+    ZERO_BANNED,
+)
+from graders.exercise_types import Chapter, exercises_of
+
+CHAPTERS: dict[str, Chapter] = {
+    c.id: c
+    for c in [
+        Chapter(
+            "ch2",
+            "Collective communication",
+            "Giao tiếp tập thể",
+            (
+                *exercises_of(
+                    "ch2",
+                    "collectives",
+                    ("ring_shift", {"result": 1}, "send right, receive left"),
+                    ("broadcast", {"result": 1, "tree": 1}, "binomial-tree broadcast"),
+                    ("reduce", {"result": 1, "tree": 1}, "binomial-tree reduce"),
+                    ("ring_all_gather", {"result": 1, "ring": 1}, "ring all-gather"),
+                    ("ring_reduce_scatter", {"result": 2, "ring": 1}, "ring reduce-scatter"),
+                    ("ring_all_reduce", {"result": 2, "ring": 1}, "ring all-reduce"),
+                    ("all_to_all", {"result": 2, "traffic": 1}, "all-to-all"),
+                    banned=P2P_ONLY,
+                ),
+                *exercises_of(
+                    "ch2",
+                    "cost_model",
+                    ("bytes_sent_per_rank", {"formula": 1, "measured": 1}, "bytes each rank sends"),
+                    ("alpha_beta_time", {"formula": 1}, "alpha-beta time model"),
+                    ("bus_bandwidth", {"formula": 1}, "bus bandwidth (nccl-tests)"),
+                    multi_rank=False,
+                ),
+            ),
+        ),
+        Chapter(
+            "ch4",
+            "Data parallelism",
+            "Song song dữ liệu",
+            (
+                *exercises_of(
+                    "ch4",
+                    "param_server",
+                    (
+                        "param_server",
+                        {"result": 2, "traffic": 2},
+                        "parameter server: gather, average, update, send back",
+                        "param_server_step",
+                    ),
+                    banned=COLLECTIVES,
+                ),
+                *exercises_of(
+                    "ch4",
+                    "ddp",
+                    (
+                        "ddp",
+                        {"result": 3, "buckets": 2, "overlap": 2, "no_sync": 2, "torch": 1},
+                        "DDP: bucketed all-reduce overlapped with backward",
+                        "DDP",
+                    ),
+                    banned=TORCH_DDP,
+                ),
+                *exercises_of(
+                    "ch4",
+                    "fsdp",
+                    (
+                        "fsdp",
+                        {"result": 3, "memory": 2, "traffic": 2},
+                        "sharded data parallelism: flat parameter, gather, reduce-scatter",
+                        "ShardedDataParallel",
+                    ),
+                    banned=TORCH_DDP | TORCH_FSDP,
+                    measured_memory=True,
+                ),
+            ),
+        ),
+        Chapter(
+            "ch5",
+            "ZeRO",
+            "Họ ZeRO",
+            (
+                *exercises_of(
+                    "ch5",
+                    "zero",
+                    (
+                        "zero1",
+                        {"result": 2, "memory": 2, "traffic": 1, "crosscheck": 1},
+                        "ZeRO-1: partitioned optimizer state",
+                        "Zero1Optimizer",
+                    ),
+                    (
+                        "zero2",
+                        {"result": 2, "memory": 2, "traffic": 2},
+                        "ZeRO-2: gradients reduce-scattered in backward",
+                        "Zero2Optimizer",
+                    ),
+                    (
+                        "zero3",
+                        {"result": 2, "memory": 2, "traffic": 2},
+                        "ZeRO-3: parameters gathered layer by layer",
+                        "Zero3Module",
+                    ),
+                    banned=ZERO_BANNED,
+                    measured_memory=True,
+                ),
+                *exercises_of(
+                    "ch5",
+                    "offload",
+                    (
+                        "offload",
+                        {"result": 2, "placement": 1},
+                        "ZeRO-Offload: fp32 master weights and step on the host",
+                        "OffloadOptimizer",
+                    ),
+                    banned=ZERO_BANNED,
+                    multi_rank=False,
+                ),
+                *exercises_of(
+                    "ch5",
+                    "zero_cost",
+                    ("zero_memory_per_gpu", {"formula": 1, "paper": 1}, "memory per GPU"),
+                    ("zero_comm_volume", {"formula": 2}, "communication per step"),
+                    multi_rank=False,
+                ),
+            ),
+        ),
+        Chapter(
+            "ch6",
+            "Tensor parallelism",
+            "Song song tensor",
+            (
+                *exercises_of(
+                    "ch6",
+                    "mappings",
+                    (
+                        "copy_to_tp_region",
+                        {"forward": 1, "backward": 1},
+                        "f: identity forward, all-reduce backward",
+                    ),
+                    (
+                        "reduce_from_tp_region",
+                        {"forward": 1, "backward": 1},
+                        "g: all-reduce forward, identity backward",
+                    ),
+                    (
+                        "scatter_to_tp_region",
+                        {"forward": 1, "backward": 1},
+                        "split the last dimension, gather back",
+                    ),
+                    (
+                        "gather_from_tp_region",
+                        {"forward": 1, "backward": 1},
+                        "gather the last dimension, split back",
+                    ),
+                    (
+                        "scatter_to_sequence_region",
+                        {"forward": 1, "backward": 1},
+                        "split the sequence, gather back",
+                    ),
+                    (
+                        "gather_from_sequence_region",
+                        {"forward": 1, "backward": 1},
+                        "all-gather the sequence, reduce-scatter back",
+                    ),
+                    (
+                        "reduce_scatter_to_sequence_region",
+                        {"forward": 1, "backward": 1},
+                        "reduce-scatter the sequence, all-gather back",
+                    ),
+                    banned=TORCH_TENSOR_PARALLEL,
+                ),
+                *exercises_of(
+                    "ch6",
+                    "layers",
+                    (
+                        "column_parallel_linear",
+                        {"result": 2, "traffic": 1, "dtensor": 1},
+                        "column-parallel linear layer",
+                        "ColumnParallelLinear",
+                    ),
+                    (
+                        "vocab_parallel_embedding",
+                        {"result": 1, "traffic": 1},
+                        "vocabulary-parallel embedding",
+                        "VocabParallelEmbedding",
+                    ),
+                    banned=TORCH_TENSOR_PARALLEL,
+                ),
+                *exercises_of(
+                    "ch6",
+                    "layers",
+                    (
+                        "vocab_parallel_cross_entropy",
+                        {"result": 2, "traffic": 1, "memory": 1},
+                        "cross-entropy without gathering the logits",
+                    ),
+                    banned=TORCH_TENSOR_PARALLEL,
+                    measured_memory=True,
+                ),
+                *exercises_of(
+                    "ch6",
+                    "layers",
+                    (
+                        "row_parallel_linear",
+                        {"result": 2, "backward": 2, "traffic": 1, "dtensor": 1},
+                        "row-parallel linear layer with a hand-written backward",
+                        "RowParallelLinear",
+                    ),
+                    banned=TORCH_TENSOR_PARALLEL | AUTOGRAD_CALLS,
+                ),
+                *exercises_of(
+                    "ch6",
+                    "blocks",
+                    (
+                        "parallel_mlp",
+                        {"result": 2, "traffic": 1, "sequence_parallel": 2, "memory": 1},
+                        "tensor-parallel MLP block",
+                        "ParallelMLP",
+                    ),
+                    banned=TORCH_TENSOR_PARALLEL,
+                    measured_memory=True,
+                ),
+                *exercises_of(
+                    "ch6",
+                    "blocks",
+                    (
+                        "parallel_attention",
+                        {"result": 2, "traffic": 1, "sequence_parallel": 1},
+                        "tensor-parallel attention block, heads split across ranks",
+                        "ParallelAttention",
+                    ),
+                    banned=TORCH_TENSOR_PARALLEL,
+                ),
+            ),
+        ),
+        Chapter(
+            "ch7",
+            "Pipeline parallelism",
+            "Song song pipeline",
+            (
+                *exercises_of(
+                    "ch7",
+                    "schedules",
+                    ("gpipe_schedule", {"valid": 1, "order": 1}, "GPipe schedule"),
+                    ("one_f_one_b_schedule", {"valid": 1, "warmup": 2, "makespan": 1}, "1F1B schedule"),
+                    (
+                        "interleaved_1f1b_schedule",
+                        {"valid": 1, "makespan": 1, "torch": 2},
+                        "interleaved 1F1B schedule",
+                    ),
+                    banned=TORCH_PIPELINING,
+                    multi_rank=False,
+                ),
+                *exercises_of(
+                    "ch7",
+                    "bubble",
+                    ("bubble_fraction", {"formula": 1, "measured": 1}, "pipeline bubble"),
+                    multi_rank=False,
+                ),
+                *exercises_of(
+                    "ch7",
+                    "executor",
+                    (
+                        "run_pipeline",
+                        {"gradients": 3, "memory": 2, "traffic": 1, "own_schedules": 1},
+                        "pipeline executor",
+                    ),
+                    banned=COLLECTIVES | TORCH_PIPELINING,
+                ),
+            ),
+        ),
+        Chapter(
+            "ch8",
+            "Mixed precision and memory",
+            "Mixed precision, tích lũy gradient, activation checkpointing",
+            (
+                *exercises_of(
+                    "ch8",
+                    "loss_scaler",
+                    (
+                        "dynamic_loss_scaler",
+                        {"scale": 1, "skip": 1, "unscale": 1},
+                        "dynamic loss scaling, against torch's GradScaler",
+                        "DynamicLossScaler",
+                    ),
+                    banned=AMP_SCALING,
+                    multi_rank=False,
+                ),
+                *exercises_of(
+                    "ch8",
+                    "accumulation",
+                    ("accumulation_step", {"result": 2, "traffic": 1}, "gradient accumulation under DDP"),
+                ),
+                *exercises_of(
+                    "ch8",
+                    "checkpointing",
+                    (
+                        "checkpoint",
+                        {"result": 2, "memory": 1, "recompute": 1, "rng": 1},
+                        "activation checkpointing with the RNG state restored",
+                    ),
+                    banned=TORCH_CHECKPOINT,
+                    measured_memory=True,
+                    multi_rank=False,
+                ),
+            ),
+        ),
+        Chapter(
+            "ch10",
+            "Mixture of Experts",
+            "Mixture of Experts (MoE)",
+            (
+                *exercises_of(
+                    "ch10",
+                    "router",
+                    ("capacity", {"formula": 1}, "slots per expert"),
+                    (
+                        "top_k_router",
+                        {"routing": 2, "capacity": 2, "losses": 1, "gradients": 1},
+                        "top-k router with capacity, aux loss and z-loss",
+                        "TopKRouter",
+                    ),
+                    multi_rank=False,
+                ),
+                *exercises_of(
+                    "ch10",
+                    "moe_layer",
+                    ("moe_layer", {"result": 2, "backward": 1}, "MoE layer on one device", "MoELayer"),
+                    multi_rank=False,
+                ),
+                *exercises_of(
+                    "ch10",
+                    "expert_parallel",
+                    (
+                        "expert_parallel_moe",
+                        {"result": 3, "traffic": 2, "local_experts": 1},
+                        "expert parallelism over all-to-all",
+                        "ExpertParallelMoE",
+                    ),
+                    banned=TORCH_TENSOR_PARALLEL,
+                ),
+                *exercises_of(
+                    "ch10",
+                    "groups",
+                    ("expert_data_parallel_ranks", {"result": 1}, "expert-data-parallel groups"),
+                    multi_rank=False,
+                ),
+                *exercises_of(
+                    "ch10",
+                    "groups",
+                    (
+                        "all_reduce_moe_gradients",
+                        {"result": 1, "traffic": 1},
+                        "expert and dense gradients, each in its own group",
+                    ),
+                    banned=TORCH_DDP | TORCH_TENSOR_PARALLEL,
+                ),
+            ),
+        ),
+    ]
+}

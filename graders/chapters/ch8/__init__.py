@@ -1,0 +1,1 @@
+"""Chapter 8: mixed precision and memory techniques."""

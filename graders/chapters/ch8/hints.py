@@ -1,0 +1,105 @@
+"""Chapter 8's graded hints, English and Vietnamese (see ``graders.hints``); recaps live in ``recaps``."""
+
+from graders.chapters.ch8.recaps import RECAPS
+
+__all__ = ["HINTS", "RECAPS"]
+
+HINTS: dict[str, list[tuple[str, str]]] = {
+    "dynamic_loss_scaler": [
+        (
+            "Read loss_scaler.py's module docstring: it lists torch.amp.GradScaler's contract method by "
+            "method, and what has to be remembered between the calls of one step.",
+            "Đọc docstring của module loss_scaler.py: nó liệt kê hợp đồng của torch.amp.GradScaler theo "
+            "từng phương thức, và những gì phải được ghi nhớ giữa các lời gọi trong một bước.",
+        ),
+        (
+            "Keep three things in the scaler: the scale as a float, the count of finite steps in a row, "
+            "and, for the current step, whether unscale_ has run and what it found (not having run yet is "
+            "a state of its own, apart from having found everything finite). unscale_ divides in place the "
+            "gradient of every parameter in every param group of the optimizer (skipping those without "
+            "one), looks for inf and NaN in each, and refuses with RuntimeError if it already ran this step.",
+            "Giữ ba thứ trong scaler: scale dưới dạng float, số bước hữu hạn liên tiếp, và, cho bước hiện "
+            "tại, unscale_ đã chạy chưa và đã thấy gì (chưa chạy là một trạng thái riêng, khác với việc "
+            "thấy mọi giá trị đều hữu hạn). unscale_ chia tại chỗ gradient của mọi tham số trong mọi param "
+            "group của optimizer (bỏ qua tham số chưa có gradient), tìm inf và NaN trong từng gradient, và "
+            "báo RuntimeError nếu nó đã chạy trong bước này.",
+        ),
+        (
+            "step() unscales only when unscale_ has not run this step, calls optimizer.step() only when "
+            "every gradient was finite (not even with the bad gradients zeroed: momentum would still move "
+            "the parameters), and returns True or False accordingly. update() reads the step's finding: "
+            "after a skip it multiplies the scale by backoff_factor and restarts the count at 0; after a "
+            "finite step it adds one to the count and, once the count reaches growth_interval, multiplies "
+            "the scale by growth_factor and restarts it. Then it forgets the step's finding, so the next "
+            "step unscales afresh.",
+            "step() chỉ unscale khi unscale_ chưa chạy trong bước này, chỉ gọi optimizer.step() khi mọi "
+            "gradient đều hữu hạn (kể cả khi đã đưa các gradient hỏng về 0 cũng không: momentum vẫn làm "
+            "tham số thay đổi), và trả về True hay False tương ứng. update() đọc kết quả của bước: sau một "
+            "lần bỏ qua, nó nhân scale với backoff_factor và đếm lại từ 0; sau một bước hữu hạn, nó cộng "
+            "một vào bộ đếm và, khi bộ đếm chạm growth_interval, nhân scale với growth_factor rồi đếm lại. "
+            "Sau đó nó quên kết quả của bước, để bước sau unscale lại từ đầu.",
+        ),
+    ],
+    "accumulation_step": [
+        (
+            "Read accumulation.py's module docstring: what one token is, what the step's loss is the mean "
+            "over, and what model.no_sync() changes under DDP.",
+            "Đọc docstring của module accumulation.py: một token là gì, loss của bước là trung bình trên "
+            "những gì, và model.no_sync() thay đổi điều gì dưới DDP.",
+        ),
+        (
+            "Count the step's tokens over all its microbatches first (the rows of each x). A microbatch's "
+            "loss is the sum of its token losses divided by that total, not its own mean; back-propagate "
+            "it straight away so that .grad adds the shares up, and add its value, as a Python number, to "
+            "the float you return. After the last microbatch: one optimizer.step() and one zero_grad().",
+            "Đếm số token của bước trên mọi microbatch trước (số hàng của mỗi x). Loss của một microbatch "
+            "là tổng loss các token của nó chia cho tổng đó, không phải trung bình riêng của nó; lan truyền "
+            "ngược ngay để .grad cộng dồn các phần, và cộng giá trị của nó, dưới dạng số Python, vào float "
+            "bạn trả về. Sau microbatch cuối: một optimizer.step() và một zero_grad().",
+        ),
+        (
+            "Under DDP the forward decides whether the following backward all-reduces, so run both the "
+            "forward and the backward of every microbatch but the last inside model.no_sync(); the last "
+            "one, outside it, all-reduces the whole accumulated gradient once. A model without no_sync "
+            "(no DDP) takes a context that does nothing instead (contextlib.nullcontext). Send nothing "
+            "yourself: DDP's average over the ranks is the one you want.",
+            "Dưới DDP, forward quyết định lần backward tiếp theo có all-reduce hay không, nên hãy chạy cả "
+            "forward lẫn backward của mọi microbatch trừ cái cuối bên trong model.no_sync(); cái cuối, ở "
+            "ngoài, all-reduce toàn bộ gradient đã tích lũy đúng một lần. Model không có no_sync (không "
+            "phải DDP) thì dùng một context không làm gì thay thế (contextlib.nullcontext). Đừng tự gửi gì: "
+            "trung bình trên các rank của DDP chính là thứ bạn cần.",
+        ),
+    ],
+    "checkpoint": [
+        (
+            "Read checkpointing.py's module docstring: what forward keeps, what backward does again, and "
+            "why the CPU generator's state is part of what is kept.",
+            "Đọc docstring của module checkpointing.py: forward giữ lại gì, backward làm lại gì, và vì sao "
+            "trạng thái của bộ sinh số ngẫu nhiên CPU là một phần của những gì được giữ.",
+        ),
+        (
+            "Write a torch.autograd.Function whose forward takes fn and the arguments; checkpoint only "
+            "applies it. Its forward already runs without building a graph: call fn there, keep the tensor "
+            "arguments with ctx.save_for_backward, the other arguments on ctx as they are, and the CPU "
+            "generator's state from torch.get_rng_state(), and nothing else (not the output).",
+            "Viết một torch.autograd.Function có forward nhận fn và các đối số; checkpoint chỉ việc apply "
+            "nó. Forward của nó vốn chạy mà không dựng đồ thị tính toán: gọi fn ở đó, giữ các đối số tensor "
+            "bằng ctx.save_for_backward, các đối số khác trên ctx như nguyên, và trạng thái bộ sinh số CPU "
+            "từ torch.get_rng_state(), ngoài ra không gì khác (không giữ đầu ra).",
+        ),
+        (
+            "In backward, make detached copies of the saved tensors that require grad where the input did "
+            "(ctx.needs_input_grad, after fn's entry), and rerun fn on them once with grad enabled, from "
+            "the saved state restored inside torch.random.fork_rng(devices=[]) so that the generator ends "
+            "backward where it was. Back-propagate the incoming gradient through that output, then return "
+            "None for fn followed by each copy's gradient (None for the non-tensors); the parameters' "
+            "gradients land in their .grad on the way.",
+            "Trong backward, tạo các bản detach của tensor đã lưu, yêu cầu grad đúng ở những chỗ đầu vào "
+            "đã yêu cầu (ctx.needs_input_grad, sau vị trí của fn), rồi chạy lại fn trên chúng một lần với "
+            "grad được bật, từ trạng thái đã lưu được khôi phục bên trong torch.random.fork_rng(devices=[]) "
+            "để bộ sinh số kết thúc backward đúng ở trạng thái cũ. Lan truyền ngược gradient nhận được qua "
+            "đầu ra đó, rồi trả về None cho fn, tiếp theo là gradient của từng bản sao (None cho các đối số "
+            "không phải tensor); gradient của tham số được cộng vào .grad của chúng trên đường đi.",
+        ),
+    ],
+}

@@ -1,0 +1,54 @@
+"""What chapter 8 measures: the bytes autograd saves for backward, and the FLOPs a pass costs.
+
+:class:`SavedBytes` is a ``saved_tensors_hooks`` context: every tensor autograd saves while it is
+open (whoever's graph it belongs to) is counted once per storage, by its storage's bytes.
+:class:`MatmulFlops` counts the FLOPs of the matrix products run while it is open, with torch's
+own FLOP formulas (``torch.utils.flop_counter.flop_registry``; elementwise work is not counted).
+It is the kit's own dispatch mode rather than torch's ``FlopCounterMode``, whose bookkeeping
+reaches for the dispatch stack from inside graded code, which the guard refuses.
+"""
+
+from __future__ import annotations
+
+import torch
+from torch.utils._python_dispatch import TorchDispatchMode
+from torch.utils.flop_counter import flop_registry
+
+
+class SavedBytes(torch.autograd.graph.saved_tensors_hooks):
+    def __init__(self) -> None:
+        self.storages: dict[int, int] = {}
+        super().__init__(self._pack, self._unpack)
+
+    def _pack(self, tensor: torch.Tensor) -> torch.Tensor:
+        storage = tensor.untyped_storage()
+        self.storages[storage.data_ptr()] = storage.nbytes()
+        return tensor
+
+    @staticmethod
+    def _unpack(tensor: torch.Tensor) -> torch.Tensor:
+        return tensor
+
+    @property
+    def nbytes(self) -> int:
+        return sum(self.storages.values())
+
+
+class MatmulFlops(TorchDispatchMode):
+    def __init__(self) -> None:
+        super().__init__()
+        self.total = 0
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        kwargs = kwargs or {}
+        out = func(*args, **kwargs)
+        count = flop_registry.get(func._overloadpacket)
+        if count is not None:
+            self.total += int(count(*args, **kwargs, out_val=out))
+        return out
+
+
+def kept_after_forward(ledger, out) -> int:
+    """Bytes of the storages born in the ledger's ``forward`` phase still alive, ``out``'s aside."""
+    alive = sum(ledger.alive_born_in("forward").values())
+    return alive - (ledger.bytes_of([out]) if isinstance(out, torch.Tensor) else 0)

@@ -1,0 +1,187 @@
+"""Chapter 8's teaching messages in English and Vietnamese (see :mod:`graders.messages`)."""
+
+from __future__ import annotations
+
+MESSAGES: dict[str, dict[str, str]] = {
+    # -- dynamic loss scaling
+    "ch8:scaled loss": {
+        "en": "the scaled loss of step {step}",
+        "vi": "loss đã nhân scale ở bước {step}",
+    },
+    "ch8:scale loss:hint": {
+        "en": "scale(loss) returns loss times the current scale, a new tensor that backward runs through.",
+        "vi": "scale(loss) trả về loss nhân với scale hiện tại, một tensor mới mà backward chạy qua.",
+    },
+    "ch8:scale not a number": {
+        "en": "get_scale() after step {step} returned {got}; it returns the scale as a Python float.",
+        "vi": "get_scale() sau bước {step} trả về {got}; nó phải trả về scale dưới dạng một float của"
+        " Python.",
+    },
+    "ch8:scale differs": {
+        "en": "the scale after update() differs from torch's GradScaler from step {step} on: yours {got},"
+        " torch's {expected}.",
+        "vi": "scale sau update() khác với GradScaler của torch từ bước {step}: của bạn {got}, của torch"
+        " {expected}.",
+    },
+    "ch8:scale:hint": {
+        "en": "update() backs off (scale × backoff_factor) after a skipped step and starts counting finite"
+        " steps again from 0; after growth_interval finite steps in a row it grows the scale"
+        " (× growth_factor) and starts the count again.",
+        "vi": "update() giảm scale (scale × backoff_factor) sau một bước bị bỏ qua và đếm lại số bước hữu"
+        " hạn từ 0; sau growth_interval bước hữu hạn liên tiếp, nó tăng scale (× growth_factor) rồi đếm lại"
+        " từ đầu.",
+    },
+    "ch8:stepped flag": {
+        "en": "step() returned {got} at step {step}; it returns whether it ran optimizer.step() ({expected}"
+        " here).",
+        "vi": "step() trả về {got} ở bước {step}; nó phải trả về việc nó có chạy optimizer.step() hay không"
+        " ({expected} ở đây).",
+    },
+    "ch8:skipped step moved": {
+        "en": "a gradient of step {step} was not finite, yet the parameters changed: the step must be"
+        " skipped.",
+        "vi": "một gradient ở bước {step} không hữu hạn, vậy mà tham số vẫn thay đổi: bước đó phải bị bỏ"
+        " qua.",
+    },
+    "ch8:torch disagrees": {
+        "en": "torch's GradScaler stepped at step {step}, where the kit expected a skip: report this to"
+        " your teacher.",
+        "vi": "GradScaler của torch đã thực hiện bước {step}, nơi bộ chấm mong đợi bỏ qua: hãy báo cho"
+        " giảng viên.",
+    },
+    "ch8:skip:hint": {
+        "en": "after unscaling, look for inf and NaN in every gradient (torch.isfinite); if any is there,"
+        " step() does not call optimizer.step().",
+        "vi": "sau khi unscale, hãy tìm inf và NaN trong mọi gradient (torch.isfinite); nếu có, step() không"
+        " gọi optimizer.step().",
+    },
+    "ch8:unscaled grad": {
+        "en": "gradient {j} after unscale_() at step {step}",
+        "vi": "gradient {j} sau unscale_() ở bước {step}",
+    },
+    "ch8:param after step": {
+        "en": "parameter {j} after step {step}",
+        "vi": "tham số {j} sau bước {step}",
+    },
+    "ch8:unscale:hint": {
+        "en": "unscale_ divides every gradient by the scale, once per step: when unscale_ was called"
+        " before step(), step() must not unscale again.",
+        "vi": "unscale_ chia mọi gradient cho scale, mỗi bước một lần: khi unscale_ đã được gọi trước"
+        " step(), step() không được unscale lần nữa.",
+    },
+    # -- gradient accumulation
+    "ch8:rank param": {
+        "en": "rank {rank}'s parameter {j} after step {step}",
+        "vi": "tham số {j} của rank {rank} sau bước {step}",
+    },
+    "ch8:rank loss": {
+        "en": "the loss rank {rank} returned for step {step}",
+        "vi": "loss mà rank {rank} trả về cho bước {step}",
+    },
+    "ch8:accumulation:hint": {
+        "en": "back-propagate every microbatch's share of the step's loss, then one optimizer.step() and"
+        " one zero_grad() per step: gradients add up in .grad between backwards.",
+        "vi": "lan truyền ngược phần đóng góp của mỗi microbatch vào loss của bước, rồi một"
+        " optimizer.step() và một zero_grad() mỗi bước: gradient cộng dồn trong .grad giữa các lần backward.",
+    },
+    "ch8:token weighted:hint": {
+        "en": "these microbatches have different sizes: divide each microbatch's summed token losses by"
+        " the step's total token count; the mean of the microbatch means weighs small microbatches more.",
+        "vi": "các microbatch này có kích thước khác nhau: hãy chia tổng loss các token của mỗi microbatch"
+        " cho tổng số token của cả bước; trung bình của các trung bình microbatch sẽ đặt nặng các"
+        " microbatch nhỏ hơn.",
+    },
+    "ch8:loss:hint": {
+        "en": "return the step's loss: the mean over all of this rank's tokens of the step, a Python float.",
+        "vi": "hãy trả về loss của bước: trung bình trên mọi token của rank này trong bước, một float của"
+        " Python.",
+    },
+    "ch8:one all-reduce": {
+        "en": "rank {rank}'s optimizer step {step} issued {count} all-reduces of the gradients ({got});"
+        " exactly one, of the whole {nbytes} B gradient, is what accumulation needs.",
+        "vi": "bước optimizer {step} của rank {rank} đã phát {count} all-reduce gradient ({got}); tích lũy"
+        " gradient chỉ cần đúng một, cho toàn bộ {nbytes} B gradient.",
+    },
+    "ch8:no_sync:hint": {
+        "en": "each DDP backward all-reduces unless it runs inside model.no_sync(): run every microbatch"
+        " but the last inside it, so only the last backward communicates.",
+        "vi": "mỗi lần backward của DDP đều all-reduce trừ khi chạy bên trong model.no_sync(): hãy chạy mọi"
+        " microbatch trừ cái cuối cùng bên trong nó, để chỉ lần backward cuối cùng giao tiếp.",
+    },
+    # -- checkpointing
+    "ch8:no backward": {
+        "en": "the gradient could not be back-propagated through checkpoint's result ({why}).",
+        "vi": "không thể lan truyền ngược gradient qua kết quả của checkpoint ({why}).",
+    },
+    "ch8:no backward:hint": {
+        "en": "return fn(*args)'s value from a torch.autograd.Function, so that it has a grad_fn.",
+        "vi": "hãy trả về giá trị của fn(*args) từ một torch.autograd.Function, để nó có grad_fn.",
+    },
+    "ch8:output": {
+        "en": "checkpoint's output",
+        "vi": "đầu ra của checkpoint",
+    },
+    "ch8:input grad": {
+        "en": "the input's gradient",
+        "vi": "gradient của đầu vào",
+    },
+    "ch8:param grad": {
+        "en": "the gradient of the block's {name}",
+        "vi": "gradient của {name} trong block",
+    },
+    "ch8:checkpoint:hint": {
+        "en": "backward recomputes fn on detached copies of the saved inputs with grad enabled, and"
+        " back-propagates the incoming gradient through that recomputation.",
+        "vi": "backward tính lại fn trên các bản detach của đầu vào đã lưu với grad được bật, và lan truyền"
+        " ngược gradient nhận được qua lần tính lại đó.",
+    },
+    "ch8:masks:hint": {
+        "en": "this block has dropout: keep the CPU generator's state in forward (torch.get_rng_state())"
+        " and recompute from it, or backward draws other masks than forward did.",
+        "vi": "block này có dropout: hãy giữ trạng thái của bộ sinh số ngẫu nhiên CPU trong forward"
+        " (torch.get_rng_state()) và tính lại từ trạng thái đó, nếu không backward sẽ rút ra mask khác với"
+        " forward.",
+    },
+    "ch8:saved bytes": {
+        "en": "autograd saved {saved} B in forward; a checkpoint keeps only its inputs ({limit} B), and the"
+        " plain block saves {plain} B.",
+        "vi": "autograd đã lưu {saved} B trong forward; một checkpoint chỉ giữ đầu vào của nó ({limit} B),"
+        " còn block thông thường lưu {plain} B.",
+    },
+    "ch8:kept bytes": {
+        "en": "{kept} B born in checkpoint's forward are still alive when it returns (its output aside);"
+        " nothing of the segment may outlive forward but its output (the plain block keeps {plain} B).",
+        "vi": "{kept} B sinh ra trong forward của checkpoint vẫn còn sống khi nó trả về (không kể đầu ra);"
+        " không gì của đoạn mô hình được sống quá forward ngoài đầu ra (block thông thường giữ {plain} B).",
+    },
+    "ch8:memory:hint": {
+        "en": "run fn in forward without building a graph (an autograd Function's forward runs under"
+        " no_grad) and save only the inputs with ctx.save_for_backward.",
+        "vi": "chạy fn trong forward mà không dựng đồ thị tính toán (forward của một autograd Function chạy"
+        " dưới no_grad) và chỉ lưu đầu vào bằng ctx.save_for_backward.",
+    },
+    "ch8:recompute flops": {
+        "en": "forward cost {forward} FLOPs and backward {backward}; checkpointing costs one forward"
+        " ({want_forward}) and then one backward plus one recomputed forward ({want_backward}).",
+        "vi": "forward tốn {forward} FLOP và backward {backward}; checkpointing tốn một forward"
+        " ({want_forward}) rồi một backward cộng một lần tính lại forward ({want_backward}).",
+    },
+    "ch8:recompute:hint": {
+        "en": "recompute fn exactly once, in backward, and only then back-propagate: no forward with a"
+        " graph in forward, no second recomputation.",
+        "vi": "tính lại fn đúng một lần, trong backward, rồi mới lan truyền ngược: không chạy forward có"
+        " đồ thị trong forward, không tính lại lần thứ hai.",
+    },
+    "ch8:rng moved": {
+        "en": "after backward the CPU generator is not where the plain block leaves it: the recomputation"
+        " moved it.",
+        "vi": "sau backward, bộ sinh số ngẫu nhiên CPU không ở trạng thái mà block thông thường để lại:"
+        " lần tính lại đã làm nó thay đổi.",
+    },
+    "ch8:rng:hint": {
+        "en": "restore the saved state only for the recomputation, inside torch.random.fork_rng(devices=[]),"
+        " so that the generator ends backward where it was.",
+        "vi": "chỉ khôi phục trạng thái đã lưu cho lần tính lại, bên trong torch.random.fork_rng(devices=[]),"
+        " để bộ sinh số kết thúc backward đúng ở trạng thái trước đó.",
+    },
+}
