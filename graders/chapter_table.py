@@ -306,6 +306,19 @@ CHAPTERS: dict[str, Chapter] = {
                 ),
                 *exercises_of(
                     "ch8",
+                    "fp8",
+                    ("quantize_fp8", {"result": 1, "rules": 1}, "FP8 with a per-tensor amax scale"),
+                    (
+                        "delayed_scaling",
+                        {"result": 2},
+                        "delayed scaling from an amax history",
+                        "DelayedScaling",
+                    ),
+                    ("fp8_linear", {"result": 2}, "a simulated FP8 linear layer"),
+                    multi_rank=False,
+                ),
+                *exercises_of(
+                    "ch8",
                     "accumulation",
                     ("accumulation_step", {"result": 2, "traffic": 1}, "gradient accumulation under DDP"),
                 ),

@@ -207,6 +207,7 @@ PARTS_VI = {
     "unscale": "unscale",
     "recompute": "tính lại",
     "rng": "RNG",
+    "rules": "quy tắc",
 }
 
 

@@ -394,6 +394,14 @@ ROWS = [
         "ch8.checkpoint",
         {"memory": "still alive when it returns"},
     ),
+    # -- chapter 8: FP8 may not borrow the kit's reference ---------------------------------------
+    Verdict(
+        "ch8/fp8_reads_reference",
+        "ch8.quantize_fp8",
+        {part: KIT for part in ("result", "rules")},
+    ),
+    Verdict("ch8/fp8_reads_reference", "ch8.delayed_scaling", {"result": KIT}),
+    Verdict("ch8/fp8_reads_reference", "ch8.fp8_linear", {"result": KIT}),
     # -- chapter 10: an honest alternative (every exercise of the chapter) ----------------------
     *(Verdict("ch10/honest_alternative", exercise, FULL) for exercise in CH10_EXERCISES),
     # -- chapter 10: expert parallelism moves the tokens, by the two all-to-alls ------------------

@@ -13,6 +13,7 @@ import torch
 from torch import nn
 
 from graders.chapters.ch10.reference import ReferenceRouter
+from graders.training.backward import backpropagate
 from graders.world.task import task
 from graders.world.values import plain
 
@@ -112,7 +113,7 @@ def moe_layer(ctx, case):
     with ctx.student_code() as student:
         layer = _build_layer(student, case, case.num_experts)
         out, shown = _output(layer(x))
-        skipped = _backward(out, case.grad)
+        skipped = backpropagate(out, case.grad)
     return {
         "output": out.detach() if out is not None else shown,
         "input_grad": plain(x.grad),
@@ -120,18 +121,6 @@ def moe_layer(ctx, case):
         "expert_grads": _expert_grads(layer.experts),
         "skipped": skipped,
     }
-
-
-def _backward(out, grad) -> str:
-    """Back-propagate ``grad`` from ``out``; why not, when it cannot be."""
-    if out is None:
-        return "no tensor"
-    if tuple(out.shape) != tuple(grad.shape) or out.dtype != grad.dtype:
-        return f"shape {tuple(out.shape)} {out.dtype}"
-    if not out.requires_grad:
-        return "no grad_fn"
-    out.backward(grad.clone())
-    return ""
 
 
 def _expert_parallel(ctx, case, *, poisoned: bool):
@@ -147,7 +136,7 @@ def _expert_parallel(ctx, case, *, poisoned: bool):
         moe = student.ExpertParallelMoE(layer, ep_group=group)
         out, shown = _output(moe(x))
         ctx.mark("forward_end")
-        skipped = _backward(out, case.grads[i])
+        skipped = backpropagate(out, case.grads[i])
         ctx.mark("backward_end")
     experts = list(getattr(moe, "experts", []))
     router = getattr(moe, "router", None)

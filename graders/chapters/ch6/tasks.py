@@ -16,22 +16,11 @@ import torch.distributed as dist
 
 from graders.chapters.ch6 import graph
 from graders.chapters.ch6.memory_tasks import block_saved_bytes, cross_entropy_largest
+from graders.training.backward import backpropagate
 from graders.world.task import task
 from graders.world.values import plain
 
 __all__ = ["block_saved_bytes", "cross_entropy_largest"]
-
-
-def _backward(y, grad) -> str:
-    """Back-propagate ``grad`` from ``y``; why not, when it cannot be (shown by the checks)."""
-    if not isinstance(y, torch.Tensor):
-        return "no tensor"
-    if tuple(y.shape) != tuple(grad.shape) or y.dtype != grad.dtype:
-        return f"shape {tuple(y.shape)} {y.dtype}"
-    if not y.requires_grad:
-        return "no grad_fn"
-    y.backward(grad)
-    return ""
 
 
 def _grad(tensor) -> object:
@@ -50,7 +39,7 @@ def _run_mapping(ctx, case, name: str):
     with ctx.student_code() as student:
         y = getattr(student, name)(x, group=group)
         ctx.mark("forward_end")
-        skipped = _backward(y, case.grads[i].clone())
+        skipped = backpropagate(y, case.grads[i])
         ctx.mark("backward_end")
     output = y.detach() if isinstance(y, torch.Tensor) else plain(y)
     return {"output": output, "input_after": x.detach(), "grad": _grad(x), "skipped": skipped}
@@ -119,7 +108,7 @@ def _run_linear(ctx, case, student, group, *, by_hand: bool = False) -> dict:
         if by_hand:
             watch = graph.ReturnedGradients(y, {"weight": weight, "bias": bias})
     with watch:
-        skipped = _backward(y, g)
+        skipped = backpropagate(y, g)
     if isinstance(watch, graph.ReturnedGradients):
         nodes["returned"] = watch.verdicts({"weight": weight, "bias": bias})
         nodes["graph_in_backward"] = watch.graph_in_backward
@@ -230,7 +219,7 @@ def vocab_parallel_embedding(ctx, case):
         layer = student.VocabParallelEmbedding(case.vocab, case.dim, group, master_weight=case.table.clone())
         y = layer(case.ids.clone())
         ctx.mark("forward_end")
-        skipped = _backward(y, case.grad.clone())
+        skipped = backpropagate(y, case.grad)
         ctx.mark("backward_end")
     weight = getattr(layer, "weight", None)
     return {
@@ -253,7 +242,7 @@ def vocab_parallel_cross_entropy(ctx, case):
     with ctx.student_code() as student:
         loss = student.vocab_parallel_cross_entropy(logits, case.ids.clone(), group=group)
         ctx.mark("forward_end")
-        skipped = _backward(loss, case.grad.clone())
+        skipped = backpropagate(loss, case.grad)
         ctx.mark("backward_end")
     return {
         "output": loss.detach() if isinstance(loss, torch.Tensor) else plain(loss),
@@ -301,7 +290,7 @@ def _block(ctx, case):
         block = build_block(student, case, group, state)
         y = block(x)
         ctx.mark("forward_end")
-        skipped = _backward(y, g)
+        skipped = backpropagate(y, g)
         ctx.mark("backward_end")
     return {
         "output": y.detach() if isinstance(y, torch.Tensor) else plain(y),

@@ -102,4 +102,92 @@ HINTS: dict[str, list[tuple[str, str]]] = {
             "không phải tensor); gradient của tham số được cộng vào .grad của chúng trên đường đi.",
         ),
     ],
+    "quantize_fp8": [
+        (
+            "Read fp8.py's module docstring: its rules (amax, the scale, saturation, the value q stands "
+            "for) are all quantize_fp8 does, in float32, for either format.",
+            "Đọc docstring của module fp8.py: các quy tắc của nó (amax, scale, saturation, giá trị mà q "
+            "đại diện) là tất cả những gì quantize_fp8 làm, bằng float32, cho cả hai định dạng.",
+        ),
+        (
+            "Fill in the helpers first, since DelayedScaling and fp8_linear reuse them. amax takes the "
+            "magnitudes in float32 and sets the non-finite ones (NaN, ±inf) to 0 before the maximum: a "
+            "plain max returns NaN or inf for them. The scale is the format's largest value (torch.finfo "
+            "of its dtype) divided by amax, as a float32 scalar tensor, and 1 when amax is 0.",
+            "Hãy viết các hàm phụ trước, vì DelayedScaling và fp8_linear dùng lại chúng. amax lấy độ lớn "
+            "bằng float32 và đặt các phần tử không hữu hạn (NaN, ±inf) về 0 trước khi lấy max: max thông "
+            "thường sẽ trả về NaN hay inf cho chúng. scale là giá trị lớn nhất của định dạng (torch.finfo "
+            "của dtype đó) chia cho amax, dưới dạng một tensor vô hướng float32, và bằng 1 khi amax là 0.",
+        ),
+        (
+            "The cast multiplies x, in float32, by the scale and clamps the product to plus or minus the "
+            "format's largest value before converting it to torch.float8_e4m3fn or float8_e5m2: that "
+            "saturation turns ±inf and anything too large into ±fp8_max (e5m2 would keep inf otherwise), "
+            "while NaN goes through the clamp and the cast unchanged, as it should. Return the FP8 tensor "
+            "and then the scale, both tensors.",
+            "Phép ép kiểu nhân x, bằng float32, với scale và kẹp tích trong khoảng cộng trừ giá trị lớn "
+            "nhất của định dạng trước khi chuyển sang torch.float8_e4m3fn hay float8_e5m2: saturation đó "
+            "biến ±inf và mọi giá trị quá lớn thành ±fp8_max (nếu không e5m2 sẽ giữ inf), còn NaN đi qua "
+            "phép kẹp và phép ép kiểu mà không đổi, đúng như mong muốn. Trả về tensor FP8 rồi tới scale, "
+            "cả hai đều là tensor.",
+        ),
+    ],
+    "delayed_scaling": [
+        (
+            "Read fp8.py's module docstring, its last paragraph: which steps a step's scale comes from, "
+            "what joins the history after each quantize, and when the scale stays as it is.",
+            "Đọc docstring của module fp8.py, đoạn cuối: scale của một bước đến từ những bước nào, cái gì "
+            "được thêm vào history sau mỗi lần quantize, và khi nào scale giữ nguyên.",
+        ),
+        (
+            "Keep two things: the history, a list of the amaxes seen, of which only the last history_len "
+            "count, and the current scale, a float32 scalar tensor that starts at 1. get_scale() returns "
+            "that scale as a Python float.",
+            "Giữ hai thứ: history, một danh sách các amax đã thấy, trong đó chỉ history_len giá trị cuối "
+            "được tính, và scale hiện tại, một tensor vô hướng float32 bắt đầu bằng 1. get_scale() trả về "
+            "scale đó dưới dạng một float của Python.",
+        ),
+        (
+            "quantize(x) first casts x with the current scale, made from earlier steps only, through the "
+            "same saturating cast as quantize_fp8 (a sudden jump in magnitude then saturates at ±fp8_max), "
+            "and remembers that scale. Only then does x's finite amax join the history, cut to its last "
+            "history_len entries; if the largest amax left is above 0, the next scale is fp8_max divided "
+            "by it and by 2 to the power margin, in float32, otherwise the scale stays. Return the FP8 "
+            "tensor and the scale it was cast with, not the new one.",
+            "quantize(x) trước hết ép kiểu x bằng scale hiện tại, chỉ được tạo từ các bước trước, qua cùng "
+            "phép ép kiểu có saturation như quantize_fp8 (một cú nhảy đột ngột về độ lớn khi đó sẽ bão hòa "
+            "ở ±fp8_max), và ghi nhớ scale đó. Chỉ sau đó amax hữu hạn của x mới vào history, cắt còn "
+            "history_len phần tử cuối; nếu amax lớn nhất còn lại lớn hơn 0, scale tiếp theo là fp8_max chia "
+            "cho nó và cho 2 mũ margin, bằng float32, nếu không thì scale giữ nguyên. Trả về tensor FP8 và "
+            "scale đã dùng để ép kiểu nó, không phải scale mới.",
+        ),
+    ],
+    "fp8_linear": [
+        (
+            "Read fp8.py's module docstring: beyond quantize_fp8, fp8_linear needs only its last rule, the "
+            "value an FP8 tensor stands for.",
+            "Đọc docstring của module fp8.py: ngoài quantize_fp8, fp8_linear chỉ cần quy tắc cuối cùng của "
+            "nó, giá trị mà một tensor FP8 đại diện.",
+        ),
+        (
+            "Quantize x and the weight separately with quantize_fp8, each with its own scale: a shared one "
+            "would push the smaller tensor into FP8's subnormals. Each FP8 tensor divided by its scale "
+            "stands for the original, so the product of x and the transposed weight is the product of the "
+            "FP8 tensors divided by both scales.",
+            "Lượng tử hóa x và trọng số riêng rẽ bằng quantize_fp8, mỗi cái với scale riêng: một scale dùng "
+            "chung sẽ đẩy tensor nhỏ hơn vào vùng subnormal của FP8. Mỗi tensor FP8 chia cho scale của nó "
+            "đại diện cho tensor gốc, nên tích của x với trọng số chuyển vị bằng tích các tensor FP8 chia "
+            "cho cả hai scale.",
+        ),
+        (
+            "Convert both FP8 tensors to float32 before the matmul (an FP8 product would be rounded to FP8 "
+            "again), multiply x's by the transpose of the weight's, and divide the whole product once by "
+            "the product of the two scales: the scales come out of every dot product's sum. The result is "
+            "a float32 tensor with one row per row of x and one column per row of the weight.",
+            "Chuyển cả hai tensor FP8 sang float32 trước matmul (tích FP8 sẽ lại bị làm tròn về FP8), nhân "
+            "tensor của x với chuyển vị của tensor trọng số, rồi chia toàn bộ tích một lần cho tích của hai "
+            "scale: các scale đi ra ngoài tổng của mọi tích vô hướng. Kết quả là một tensor float32 với mỗi "
+            "hàng ứng với một hàng của x và mỗi cột ứng với một hàng của trọng số.",
+        ),
+    ],
 }

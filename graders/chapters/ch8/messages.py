@@ -69,6 +69,100 @@ MESSAGES: dict[str, dict[str, str]] = {
         "vi": "unscale_ chia mọi gradient cho scale, mỗi bước một lần: khi unscale_ đã được gọi trước"
         " step(), step() không được unscale lần nữa.",
     },
+    # -- FP8
+    "ch8:fp8 pair": {
+        "en": "{what} must return a pair (q, scale) of tensors, got {got}.",
+        "vi": "{what} phải trả về một cặp tensor (q, scale), nhưng nhận được {got}.",
+    },
+    "ch8:fp8 pair:hint": {
+        "en": "return the FP8 tensor and its scale (a float32 scalar tensor), in that order.",
+        "vi": "hãy trả về tensor FP8 và scale của nó (một tensor vô hướng float32), theo đúng thứ tự đó.",
+    },
+    "ch8:fp8 kind": {
+        "en": "{what} is {dtype} of shape {shape}; expected {want_dtype} of shape {want_shape}.",
+        "vi": "{what} có kiểu {dtype}, shape {shape}; mong đợi kiểu {want_dtype}, shape {want_shape}.",
+    },
+    "ch8:fp8 values": {
+        "en": "{what}: {bad} of {numel} values differ; first at index {index}: expected {expected},"
+        " got {got}.",
+        "vi": "{what}: {bad} trên {numel} giá trị khác nhau; đầu tiên tại chỉ số {index}: mong đợi"
+        " {expected}, nhận được {got}.",
+    },
+    "ch8:fp8 scale": {
+        "en": "{what} is {got}, expected {expected}.",
+        "vi": "{what} là {got}, mong đợi {expected}.",
+    },
+    "ch8:the scale": {
+        "en": "the scale",
+        "vi": "scale",
+    },
+    "ch8:the fp8 tensor": {
+        "en": "the FP8 tensor",
+        "vi": "tensor FP8",
+    },
+    "ch8:quantize:hint": {
+        "en": "scale = fp8_max / amax in float32, amax the largest finite |x|; then x · scale, clamped to"
+        " the format's range, cast to the FP8 dtype.",
+        "vi": "scale = fp8_max / amax tính bằng float32, amax là |x| hữu hạn lớn nhất; rồi x · scale, kẹp"
+        " trong dải của định dạng, ép sang kiểu FP8.",
+    },
+    "ch8:zero amax:hint": {
+        "en": "this tensor has no finite non-zero value: amax is 0, and the scale is 1 (not fp8_max / 0).",
+        "vi": "tensor này không có giá trị hữu hạn khác 0: amax bằng 0, và scale là 1 (không phải"
+        " fp8_max / 0).",
+    },
+    "ch8:saturate:hint": {
+        "en": "saturate: clamp x · scale to [-fp8_max, fp8_max] before the cast, so that ±inf and values"
+        " too large become ±fp8_max (e5m2 would otherwise keep inf); amax ignores ±inf.",
+        "vi": "bão hòa (saturate): kẹp x · scale trong [-fp8_max, fp8_max] trước khi ép kiểu, để ±inf và"
+        " các giá trị quá lớn thành ±fp8_max (nếu không e5m2 sẽ giữ inf); amax bỏ qua ±inf.",
+    },
+    "ch8:nan:hint": {
+        "en": "amax ignores NaN (torch.max would return NaN); a NaN element stays NaN in FP8.",
+        "vi": "amax bỏ qua NaN (torch.max sẽ trả về NaN); một phần tử NaN vẫn là NaN trong FP8.",
+    },
+    "ch8:delayed scale": {
+        "en": "the scale step {step} used",
+        "vi": "scale mà bước {step} đã dùng",
+    },
+    "ch8:delayed fp8": {
+        "en": "the FP8 tensor of step {step}",
+        "vi": "tensor FP8 của bước {step}",
+    },
+    "ch8:next scale": {
+        "en": "get_scale() after step {step} is {got}, expected {expected}.",
+        "vi": "get_scale() sau bước {step} là {got}, mong đợi {expected}.",
+    },
+    "ch8:delayed:hint": {
+        "en": "a step quantizes with the scale made from earlier steps only (1 at first); then its amax"
+        " joins the history (the last history_len), and the next scale is fp8_max / (largest amax"
+        " in it) / 2 ** margin, unless that amax is 0.",
+        "vi": "một bước lượng tử hóa bằng scale chỉ được tạo từ các bước trước (ban đầu là 1); sau đó amax"
+        " của nó vào lịch sử (history_len giá trị cuối), và scale tiếp theo là fp8_max / (amax lớn nhất"
+        " trong đó) / 2 ** margin, trừ khi amax đó bằng 0.",
+    },
+    "ch8:fp8 linear kind": {
+        "en": "fp8_linear must return a float32 tensor of shape {shape}, got {got}.",
+        "vi": "fp8_linear phải trả về một tensor float32 có shape {shape}, nhưng nhận được {got}.",
+    },
+    "ch8:fp8 linear values": {
+        "en": "fp8_linear at {index} is {got}; quantizing both operands, multiplying and dividing by both"
+        " scales gives {expected}.",
+        "vi": "fp8_linear tại {index} là {got}; lượng tử hóa cả hai toán hạng, nhân rồi chia cho cả hai"
+        " scale cho ra {expected}.",
+    },
+    "ch8:fp8 linear bound": {
+        "en": "fp8_linear at {index} is {got}, further from the fp32 product {exact} than FP8's rounding"
+        " allows ({bound}).",
+        "vi": "fp8_linear tại {index} là {got}, cách tích fp32 {exact} xa hơn mức làm tròn FP8 cho phép"
+        " ({bound}).",
+    },
+    "ch8:fp8 linear:hint": {
+        "en": "quantize x and the weight each with its own scale (quantize_fp8), multiply the FP8 values"
+        " as float32, and divide the product by both scales.",
+        "vi": "lượng tử hóa x và trọng số, mỗi cái với scale riêng (quantize_fp8), nhân các giá trị FP8"
+        " dưới dạng float32, rồi chia tích cho cả hai scale.",
+    },
     # -- gradient accumulation
     "ch8:rank param": {
         "en": "rank {rank}'s parameter {j} after step {step}",

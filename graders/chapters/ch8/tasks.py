@@ -24,6 +24,7 @@ from torch.nn.parallel import DistributedDataParallel
 from graders import strategies as S
 from graders.chapters.ch8.measure import MatmulFlops, SavedBytes, kept_after_forward
 from graders.models import build_mlp
+from graders.training.backward import backpropagate
 from graders.training.live_memory import LiveLedger
 from graders.world.task import task
 from graders.world.values import plain
@@ -172,17 +173,6 @@ def checkpoint_block(case):
     )
 
 
-def _backward(out, grad) -> str:
-    if not isinstance(out, torch.Tensor):
-        return "no tensor"
-    if tuple(out.shape) != tuple(grad.shape) or out.dtype != grad.dtype:
-        return f"shape {tuple(out.shape)} {out.dtype}"
-    if not out.requires_grad:
-        return "no grad_fn"
-    out.backward(grad.clone())
-    return ""
-
-
 @task("ch8.checkpoint")
 def checkpoint(ctx, case):
     block = checkpoint_block(case)
@@ -199,7 +189,7 @@ def checkpoint(ctx, case):
         ctx.mark("forward_end")
         torch.rand(RNG_BETWEEN)
         with backward_flops:
-            skipped = _backward(out, case.grad)
+            skipped = backpropagate(out, case.grad)
         ctx.mark("backward_end")
     probe = torch.rand(RNG_PROBE, dtype=torch.float64)
     return {
@@ -212,3 +202,29 @@ def checkpoint(ctx, case):
         "rng_probe": probe,
         "skipped": skipped,
     }
+
+
+# -- FP8 ----------------------------------------------------------------------------------------
+
+
+@task("ch8.quantize_fp8")
+def quantize_fp8(ctx, case):
+    with ctx.student_code() as student:
+        return plain(student.quantize_fp8(case.x.clone(), case.fmt))
+
+
+@task("ch8.delayed_scaling")
+def delayed_scaling(ctx, case):
+    steps = []
+    with ctx.student_code() as student:
+        recipe = student.DelayedScaling(case.history_len, case.margin, case.fmt)
+        for x in case.xs:
+            returned = plain(recipe.quantize(x.clone()))
+            steps.append({"returned": returned, "next_scale": plain(recipe.get_scale())})
+    return steps
+
+
+@task("ch8.fp8_linear")
+def fp8_linear(ctx, case):
+    with ctx.student_code() as student:
+        return plain(student.fp8_linear(case.x.clone(), case.weight.clone(), case.fmt))
