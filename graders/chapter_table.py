@@ -21,6 +21,17 @@ from graders.bans import (
 )
 from graders.exercise_types import Chapter, exercises_of
 
+#: chapter 6's conjugate mappings, each graded forward and backward
+TP_MAPPINGS = {
+    "copy_to_tp_region": "f: identity forward, all-reduce backward",
+    "reduce_from_tp_region": "g: all-reduce forward, identity backward",
+    "scatter_to_tp_region": "split the last dimension, gather back",
+    "gather_from_tp_region": "gather the last dimension, split back",
+    "scatter_to_sequence_region": "split the sequence, gather back",
+    "gather_from_sequence_region": "all-gather the sequence, reduce-scatter back",
+    "reduce_scatter_to_sequence_region": "reduce-scatter the sequence, all-gather back",
+}
+
 CHAPTERS: dict[str, Chapter] = {
     c.id: c
     for c in [
@@ -150,41 +161,7 @@ CHAPTERS: dict[str, Chapter] = {
                 *exercises_of(
                     "ch6",
                     "mappings",
-                    (
-                        "copy_to_tp_region",
-                        {"forward": 1, "backward": 1},
-                        "f: identity forward, all-reduce backward",
-                    ),
-                    (
-                        "reduce_from_tp_region",
-                        {"forward": 1, "backward": 1},
-                        "g: all-reduce forward, identity backward",
-                    ),
-                    (
-                        "scatter_to_tp_region",
-                        {"forward": 1, "backward": 1},
-                        "split the last dimension, gather back",
-                    ),
-                    (
-                        "gather_from_tp_region",
-                        {"forward": 1, "backward": 1},
-                        "gather the last dimension, split back",
-                    ),
-                    (
-                        "scatter_to_sequence_region",
-                        {"forward": 1, "backward": 1},
-                        "split the sequence, gather back",
-                    ),
-                    (
-                        "gather_from_sequence_region",
-                        {"forward": 1, "backward": 1},
-                        "all-gather the sequence, reduce-scatter back",
-                    ),
-                    (
-                        "reduce_scatter_to_sequence_region",
-                        {"forward": 1, "backward": 1},
-                        "reduce-scatter the sequence, all-gather back",
-                    ),
+                    *((name, {"forward": 1, "backward": 1}, title) for name, title in TP_MAPPINGS.items()),
                     banned=TORCH_TENSOR_PARALLEL,
                 ),
                 *exercises_of(
@@ -315,6 +292,18 @@ CHAPTERS: dict[str, Chapter] = {
                         "DelayedScaling",
                     ),
                     ("fp8_linear", {"result": 2}, "a simulated FP8 linear layer"),
+                    multi_rank=False,
+                ),
+                *exercises_of(
+                    "ch8",
+                    "mixed_precision",
+                    (
+                        "mixed_precision_trainer",
+                        {"result": 2, "memory": 1},
+                        "fp32 masters",
+                        "MixedPrecisionTrainer",
+                    ),
+                    measured_memory=True,
                     multi_rank=False,
                 ),
                 *exercises_of(

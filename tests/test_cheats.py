@@ -402,6 +402,12 @@ ROWS = [
     ),
     Verdict("ch8/fp8_reads_reference", "ch8.delayed_scaling", {"result": KIT}),
     Verdict("ch8/fp8_reads_reference", "ch8.fp8_linear", {"result": KIT}),
+    # -- chapter 8: a mixed-precision trainer keeps the masters and the optimizer's state only ----
+    Verdict(
+        "ch8/mp_hides_copies",
+        "ch8.mixed_precision_trainer",
+        {"memory": "B alive; the 16-bit parameters, their fp32 masters"},
+    ),
     # -- chapter 10: an honest alternative (every exercise of the chapter) ----------------------
     *(Verdict("ch10/honest_alternative", exercise, FULL) for exercise in CH10_EXERCISES),
     # -- chapter 10: expert parallelism moves the tokens, by the two all-to-alls ------------------

@@ -190,3 +190,52 @@ CHECKPOINT_EDGES = [
     build_checkpoint(3, 2, 4, 8, 0.5, seed=2),  # dropout: the masks must repeat
     build_checkpoint(4, 2, 8, 16, 0.25, dtype="float64", seed=3),
 ]
+
+
+# -- mixed precision ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PrecisionCase:
+    features: int
+    hidden: int
+    rows: int
+    steps: int
+    dtype: str  # "bfloat16" | "float16"
+    seed: int = 0
+    world_size: int = 1
+    batches: tuple = field(default=(), compare=False, repr=False)
+
+    def __repr__(self) -> str:
+        return (
+            f"features={self.features}, hidden={self.hidden}, rows={self.rows}, steps={self.steps}, "
+            f"dtype={self.dtype}, seed={self.seed}"
+        )
+
+
+def build_precision(features, hidden, rows, steps, dtype, seed=0) -> PrecisionCase:
+    generator = S.seeded_generator(seed + 11)
+    batches = tuple(
+        (torch.randn(rows, features, generator=generator), torch.randn(rows, 1, generator=generator))
+        for _ in range(steps)
+    )
+    return PrecisionCase(features, hidden, rows, steps, dtype, seed, 1, batches)
+
+
+@st.composite
+def precision_cases(draw):
+    return build_precision(
+        draw(st.integers(1, 8)),
+        draw(st.integers(1, 16)),
+        draw(st.integers(1, 8)),
+        draw(st.integers(1, 4)),
+        draw(st.sampled_from(("bfloat16", "float16"))),
+        draw(S.seeds),
+    )
+
+
+PRECISION_EDGES = [
+    build_precision(2, 3, 2, 1, "bfloat16", seed=1),
+    build_precision(4, 8, 4, 3, "float16", seed=2),
+    build_precision(8, 16, 6, 4, "bfloat16", seed=3),
+]

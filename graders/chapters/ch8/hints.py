@@ -190,4 +190,32 @@ HINTS: dict[str, list[tuple[str, str]]] = {
             "hàng ứng với một hàng của x và mỗi cột ứng với một hàng của trọng số.",
         ),
     ],
+    "mixed_precision_trainer": [
+        (
+            "Read mixed_precision.py's module docstring: its four numbered steps are the whole step, and "
+            "its last paragraph says what the trainer may keep between steps.",
+            "Đọc docstring của module mixed_precision.py: bốn bước được đánh số là toàn bộ một bước huấn "
+            "luyện, và đoạn cuối nói trainer được giữ những gì giữa các bước.",
+        ),
+        (
+            "The masters are copies of the parameters made before the model goes 16-bit, in float32, "
+            "detached from the model and requiring grad: the optimizer is built on them, not on the "
+            "model's parameters. After backward, every 16-bit gradient moves to its master as float32 "
+            "and the model's gradient is dropped.",
+            "Các master là bản sao của tham số được tạo trước khi mô hình chuyển sang 16-bit, bằng float32, "
+            "tách khỏi mô hình và có requires_grad: optimizer được dựng trên chúng, không phải trên tham "
+            "số của mô hình. Sau backward, mỗi gradient 16-bit chuyển sang master của nó dưới dạng float32 "
+            "và gradient của mô hình bị bỏ đi.",
+        ),
+        (
+            "With a loss scaler the scaler's own step and update do the unscaling and the skipping, on the "
+            "masters' optimizer; without one, the optimizer steps. Then free the masters' gradients "
+            "(set to None, not zeroed: a zero tensor still takes its bytes) and copy each master into its "
+            "parameter under no_grad; the cast to 16 bits happens in the copy.",
+            "Có loss scaler thì chính step và update của nó lo việc unscale và bỏ qua bước, trên optimizer "
+            "của các master; không có thì optimizer tự step. Sau đó giải phóng gradient của các master "
+            "(đặt thành None, không phải đặt về 0: một tensor toàn 0 vẫn chiếm byte) và chép mỗi master "
+            "vào tham số của nó dưới no_grad; phép ép về 16-bit xảy ra ngay trong lúc chép.",
+        ),
+    ],
 }

@@ -163,6 +163,51 @@ MESSAGES: dict[str, dict[str, str]] = {
         "vi": "lượng tử hóa x và trọng số, mỗi cái với scale riêng (quantize_fp8), nhân các giá trị FP8"
         " dưới dạng float32, rồi chia tích cho cả hai scale.",
     },
+    # -- mixed precision
+    "ch8:mp loss": {
+        "en": "the loss step() returned at step {step} is {got}; expected {expected} (a Python float, the"
+        " 16-bit loss cast to float32).",
+        "vi": "loss mà step() trả về ở bước {step} là {got}; mong đợi {expected} (một float của Python,"
+        " loss 16-bit ép sang float32).",
+    },
+    "ch8:mp masters missing": {
+        "en": "the trainer's masters are {got}; it keeps them as self.masters, a list of float32 tensors"
+        " in the order of model.parameters().",
+        "vi": "master của trainer là {got}; nó phải giữ chúng ở self.masters, một danh sách tensor float32"
+        " theo thứ tự của model.parameters().",
+    },
+    "ch8:mp master": {
+        "en": "master {j} after step {step}",
+        "vi": "master {j} sau bước {step}",
+    },
+    "ch8:mp param": {
+        "en": "parameter {j} after step {step}",
+        "vi": "tham số {j} sau bước {step}",
+    },
+    "ch8:masters:hint": {
+        "en": "the optimizer steps fp32 masters with the 16-bit gradients cast to float32 (unscaled by the"
+        " loss scaler in fp16, which may skip the step); a 16-bit weight cannot hold a small update.",
+        "vi": "optimizer cập nhật các master fp32 bằng gradient 16-bit ép sang float32 (được loss scaler"
+        " unscale trong fp16, và có thể bỏ qua bước); một trọng số 16-bit không giữ nổi một cập nhật nhỏ.",
+    },
+    "ch8:cast back:hint": {
+        "en": "after the step, every parameter gets its master's value cast to the 16-bit dtype.",
+        "vi": "sau bước cập nhật, mỗi tham số nhận giá trị master của nó, ép về kiểu 16-bit.",
+    },
+    "ch8:mp kept": {
+        "en": "after step {step} the trainer keeps {kept} B alive; the 16-bit parameters, their fp32 masters"
+        " and AdamW's two moments are {least} B, and with AdamW's step counts at most {most} B.",
+        "vi": "sau bước {step} trainer giữ {kept} B còn sống; tham số 16-bit, master fp32 của chúng và hai"
+        " moment của AdamW là {least} B, cộng bộ đếm bước của AdamW thì tối đa {most} B.",
+    },
+    "ch8:mp memory:hint": {
+        "en": "free every gradient once it is used (the 16-bit ones after the cast, the masters' after the"
+        " step: zero_grad(set_to_none=True)), keep no second copy of anything, and keep the masters"
+        " themselves: they are the weights the optimizer trains.",
+        "vi": "hãy giải phóng mọi gradient sau khi dùng (gradient 16-bit sau khi ép kiểu, gradient của master"
+        " sau bước: zero_grad(set_to_none=True)), không giữ bản sao thứ hai của thứ gì, và giữ chính các"
+        " master: chúng là trọng số mà optimizer huấn luyện.",
+    },
     # -- gradient accumulation
     "ch8:rank param": {
         "en": "rank {rank}'s parameter {j} after step {step}",

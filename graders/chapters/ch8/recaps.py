@@ -219,4 +219,32 @@ RECAPS: dict[str, tuple[str, str]] = {
         "cho một trong hai, thiếu phép chuyển vị, kết quả FP8 hay float64, nhân các tensor chưa lượng tử "
         "hóa (chính xác, nhưng không phải phép mô phỏng).",
     ),
+    "mixed_precision_trainer": (
+        "Mixed precision runs forward and backward in a 16-bit dtype (bf16, or fp16 with loss scaling) "
+        "and keeps an fp32 master copy of every weight for the optimizer: a bf16 weight of 1 cannot take "
+        "an update smaller than 2**-8, and small updates would vanish.\n"
+        "A step: forward and backward in 16 bits, each gradient cast to float32 into its master, the "
+        "16-bit gradients freed, the optimizer (through the loss scaler in fp16) stepping the masters, "
+        "and the masters cast back into the model.\n"
+        "Between steps a trainer holds 2 + 4 + 8 = 14 bytes per parameter with AdamW (16-bit weight, "
+        "fp32 master, two fp32 moments); the 16 bytes of the ZeRO paper add the fp16 gradient.\n"
+        "Graded: result (the 16-bit parameters, the masters and the losses after 1-4 AdamW steps, bf16 "
+        "and fp16 with torch's GradScaler, against a reference with the same casts); memory (the bytes "
+        "the live ledger sees alive between steps: exactly those, plus AdamW's step counts).\n"
+        "Usual mistakes: an optimizer on the 16-bit parameters, masters in 16 bits, gradients zeroed "
+        "instead of freed, an fp16 step past the scaler, forgetting to copy the masters back.",
+        "Mixed precision chạy forward và backward bằng kiểu 16-bit (bf16, hoặc fp16 có loss scaling) và "
+        "giữ một bản master fp32 của mọi trọng số cho optimizer: một trọng số bf16 bằng 1 không nhận được "
+        "cập nhật nhỏ hơn 2**-8, và các cập nhật nhỏ sẽ biến mất.\n"
+        "Một bước: forward và backward bằng 16-bit, mỗi gradient ép sang float32 vào master của nó, các "
+        "gradient 16-bit được giải phóng, optimizer (qua loss scaler khi fp16) cập nhật các master, rồi "
+        "master được ép ngược vào mô hình.\n"
+        "Giữa các bước, trainer giữ 2 + 4 + 8 = 14 byte mỗi tham số với AdamW (trọng số 16-bit, master "
+        "fp32, hai moment fp32); 16 byte của bài báo ZeRO tính thêm gradient fp16.\n"
+        "Bộ chấm: result (tham số 16-bit, master và loss sau 1-4 bước AdamW, bf16 và fp16 với GradScaler "
+        "của torch, so với một reference có cùng các phép ép kiểu); memory (số byte live ledger thấy còn "
+        "sống giữa các bước: đúng chừng đó, cộng bộ đếm bước của AdamW).\n"
+        "Lỗi thường gặp: optimizer trên tham số 16-bit, master 16-bit, gradient được đặt về 0 thay vì "
+        "giải phóng, bước fp16 bỏ qua scaler, quên chép master ngược về mô hình.",
+    ),
 }

@@ -23,6 +23,7 @@ from torch.nn.parallel import DistributedDataParallel
 
 from graders import strategies as S
 from graders.chapters.ch8.measure import MatmulFlops, SavedBytes, kept_after_forward
+from graders.chapters.ch8.precision_tasks import mixed_precision_trainer  # noqa: F401  (a task)
 from graders.models import build_mlp
 from graders.training.backward import backpropagate
 from graders.training.live_memory import LiveLedger
