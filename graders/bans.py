@@ -58,6 +58,19 @@ AMP_SCALING = frozenset(
 )
 #: torch's activation checkpointing: chapter 8 writes checkpoint() itself
 TORCH_CHECKPOINT = frozenset({"torch.utils.checkpoint.*"})
+#: attention computed whole: chapter 9's blockwise attention computes it block by block itself
+SDPA = frozenset(
+    {
+        "torch.nn.functional.scaled_dot_product_attention",
+        "torch._C._nn.scaled_dot_product_attention",
+        # the same kernels as operators, whose working buffers the live ledger cannot see
+        "torch.ops.aten.scaled_dot_product_attention",
+        "torch.ops.aten._scaled_dot_product_attention_math",
+        "torch.ops.aten._scaled_dot_product_flash_attention",
+        "torch.ops.aten._scaled_dot_product_flash_attention_for_cpu",
+        "torch.ops.aten._scaled_dot_product_efficient_attention",
+    }
+)
 #: autograd run by graded code itself: a hand-written backward may not differentiate its forward
 AUTOGRAD_CALLS = frozenset(
     {

@@ -8,17 +8,16 @@ not call (``banned``, in the vocabulary of :mod:`graders.bans`).
 from __future__ import annotations
 
 from graders.bans import (
-    AMP_SCALING,
     AUTOGRAD_CALLS,
     COLLECTIVES,
     P2P_ONLY,
-    TORCH_CHECKPOINT,
     TORCH_DDP,
     TORCH_FSDP,
     TORCH_PIPELINING,
     TORCH_TENSOR_PARALLEL,
     ZERO_BANNED,
 )
+from graders.chapter_table_advanced import ADVANCED
 from graders.exercise_types import Chapter, exercises_of
 
 #: chapter 6's conjugate mappings, each graded forward and backward
@@ -264,118 +263,6 @@ CHAPTERS: dict[str, Chapter] = {
                 ),
             ),
         ),
-        Chapter(
-            "ch8",
-            "Mixed precision and memory",
-            "Mixed precision, tích lũy gradient, activation checkpointing",
-            (
-                *exercises_of(
-                    "ch8",
-                    "loss_scaler",
-                    (
-                        "dynamic_loss_scaler",
-                        {"scale": 1, "skip": 1, "unscale": 1},
-                        "dynamic loss scaling, against torch's GradScaler",
-                        "DynamicLossScaler",
-                    ),
-                    banned=AMP_SCALING,
-                    multi_rank=False,
-                ),
-                *exercises_of(
-                    "ch8",
-                    "fp8",
-                    ("quantize_fp8", {"result": 1, "rules": 1}, "FP8 with a per-tensor amax scale"),
-                    (
-                        "delayed_scaling",
-                        {"result": 2},
-                        "delayed scaling from an amax history",
-                        "DelayedScaling",
-                    ),
-                    ("fp8_linear", {"result": 2}, "a simulated FP8 linear layer"),
-                    multi_rank=False,
-                ),
-                *exercises_of(
-                    "ch8",
-                    "mixed_precision",
-                    (
-                        "mixed_precision_trainer",
-                        {"result": 2, "memory": 1},
-                        "fp32 masters",
-                        "MixedPrecisionTrainer",
-                    ),
-                    measured_memory=True,
-                    multi_rank=False,
-                ),
-                *exercises_of(
-                    "ch8",
-                    "accumulation",
-                    ("accumulation_step", {"result": 2, "traffic": 1}, "gradient accumulation under DDP"),
-                ),
-                *exercises_of(
-                    "ch8",
-                    "checkpointing",
-                    (
-                        "checkpoint",
-                        {"result": 2, "memory": 1, "recompute": 1, "rng": 1},
-                        "activation checkpointing with the RNG state restored",
-                    ),
-                    banned=TORCH_CHECKPOINT,
-                    measured_memory=True,
-                    multi_rank=False,
-                ),
-            ),
-        ),
-        Chapter(
-            "ch10",
-            "Mixture of Experts",
-            "Mixture of Experts (MoE)",
-            (
-                *exercises_of(
-                    "ch10",
-                    "router",
-                    ("capacity", {"formula": 1}, "slots per expert"),
-                    (
-                        "top_k_router",
-                        {"routing": 2, "capacity": 2, "losses": 1, "gradients": 1},
-                        "top-k router with capacity, aux loss and z-loss",
-                        "TopKRouter",
-                    ),
-                    multi_rank=False,
-                ),
-                *exercises_of(
-                    "ch10",
-                    "moe_layer",
-                    ("moe_layer", {"result": 2, "backward": 1}, "MoE layer on one device", "MoELayer"),
-                    multi_rank=False,
-                ),
-                *exercises_of(
-                    "ch10",
-                    "expert_parallel",
-                    (
-                        "expert_parallel_moe",
-                        {"result": 3, "traffic": 2, "local_experts": 1},
-                        "expert parallelism over all-to-all",
-                        "ExpertParallelMoE",
-                    ),
-                    banned=TORCH_TENSOR_PARALLEL,
-                ),
-                *exercises_of(
-                    "ch10",
-                    "groups",
-                    ("expert_data_parallel_ranks", {"result": 1}, "expert-data-parallel groups"),
-                    multi_rank=False,
-                ),
-                *exercises_of(
-                    "ch10",
-                    "groups",
-                    (
-                        "all_reduce_moe_gradients",
-                        {"result": 1, "traffic": 1},
-                        "expert and dense gradients, each in its own group",
-                    ),
-                    banned=TORCH_DDP | TORCH_TENSOR_PARALLEL,
-                ),
-            ),
-        ),
+        *ADVANCED,
     ]
 }

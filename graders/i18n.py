@@ -208,6 +208,7 @@ PARTS_VI = {
     "recompute": "tính lại",
     "rng": "RNG",
     "rules": "quy tắc",
+    "heads": "số head",
 }
 
 

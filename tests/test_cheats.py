@@ -63,6 +63,7 @@ SIDE_CHANNEL = "moves data behind the graders' back"
 BANNED_FUNC = "called torch.func.vjp"
 CH6_EXERCISES = [e.id for e in CHAPTERS["ch6"].exercises]
 CH8_EXERCISES = [e.id for e in CHAPTERS["ch8"].exercises]
+CH9_EXERCISES = [e.id for e in CHAPTERS["ch9"].exercises]
 CH10_EXERCISES = [e.id for e in CHAPTERS["ch10"].exercises]
 
 
@@ -408,6 +409,27 @@ ROWS = [
         "ch8.mixed_precision_trainer",
         {"memory": "B alive; the 16-bit parameters, their fp32 masters"},
     ),
+    # -- chapter 9: an honest alternative (every exercise of the chapter) -----------------------
+    *(Verdict("ch9/honest_alternative", exercise, FULL) for exercise in CH9_EXERCISES),
+    # -- chapter 9: blockwise attention never makes the seq × seq scores, and not by SDPA --------
+    Verdict(
+        "ch9/blockwise_full_scores",
+        "ch9.blockwise_attention",
+        {"memory": "one block of scores or the output is at most"},
+    ),
+    Verdict(
+        "ch9/blockwise_sdpa",
+        "ch9.blockwise_attention",
+        {part: "called torch.nn.functional.scaled_dot_product_attention" for part in ("result", "memory")},
+    ),
+    Verdict(
+        "ch9/blockwise_aten_flash",
+        "ch9.blockwise_attention",
+        {part: "_scaled_dot_product_flash_attention_for_cpu" for part in ("result", "memory")},
+    ),
+    # -- chapter 9: Ulysses moves heads by exactly two all-to-alls, q, k and v stacked ------------
+    Verdict("ch9/ulysses_all_gather", "ch9.ulysses_attention", {"traffic": "communicated all_gather of"}),
+    Verdict("ch9/ulysses_three_calls", "ch9.ulysses_attention", {"traffic": "exactly two all-to-alls"}),
     # -- chapter 10: an honest alternative (every exercise of the chapter) ----------------------
     *(Verdict("ch10/honest_alternative", exercise, FULL) for exercise in CH10_EXERCISES),
     # -- chapter 10: expert parallelism moves the tokens, by the two all-to-alls ------------------
@@ -495,7 +517,7 @@ def test_verdict(row: Verdict, harness):
 def test_every_sample_has_a_row_and_says_what_it_is():
     folders = {
         str(path.parent.relative_to(SAMPLES))
-        for chapter in ("ch2/_redteam", "ch4", "ch5", "ch6", "ch7", "ch8", "ch10")
+        for chapter in ("ch2/_redteam", "ch4", "ch5", "ch6", "ch7", "ch8", "ch9", "ch10")
         for path in (SAMPLES / chapter).glob("*/*.py")
     }
     assert folders == {row.sample for row in ROWS}

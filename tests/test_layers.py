@@ -22,6 +22,7 @@ LAYERS = (
             "catalog",
             "exercise_types",
             "chapter_table",
+            "chapter_table_advanced",
             "bans",
             "models",
             "impl",

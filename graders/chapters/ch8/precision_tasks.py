@@ -42,7 +42,7 @@ def mse(output: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
 def mixed_precision_trainer(ctx, case):
     model = precision_model(case)
     scaler = precision_scaler(case)
-    ledger = LiveLedger()
+    ledger = LiveLedger(ctx.location.chapter_dir)
     params, masters, losses, kept = [], [], [], []
     with ledger, ctx.student_code() as student:
         ledger.enter("setup")

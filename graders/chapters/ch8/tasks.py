@@ -180,7 +180,7 @@ def checkpoint(ctx, case):
     x = case.x.clone().requires_grad_()
     torch.manual_seed(case.seed)
     saved, forward_flops, backward_flops = SavedBytes(), MatmulFlops(), MatmulFlops()
-    ledger = LiveLedger()
+    ledger = LiveLedger(ctx.location.chapter_dir)
     with ledger, ctx.student_code() as student:
         ledger.enter("forward")
         with saved, forward_flops:

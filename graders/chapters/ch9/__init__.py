@@ -1,0 +1,1 @@
+"""Chapter 9: long sequences."""

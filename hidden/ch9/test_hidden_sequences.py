@@ -1,0 +1,36 @@
+"""Hidden graders of chapter 9: run at grading time only, absent from the student release.
+
+They bring more evidence to parts the students already see, never new points: Ulysses on a
+world of 4 with up to 8 heads and longer chunks, causal and not, in float64.
+"""
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from graders import strategies as S
+from graders.chapters.ch9 import cases, checks, tasks
+from graders.plugin import exercise
+
+#: Large examples cost more: fewer of them than the profile's count, in every profile.
+LARGE = settings(max_examples=8)
+
+
+@st.composite
+def large_ulysses_cases(draw):
+    return cases.build_ulysses(
+        4,
+        None,
+        draw(st.integers(3, 8)),
+        4 * draw(st.integers(1, 2)),
+        draw(st.integers(2, 8)),
+        draw(st.booleans()),
+        dtype="float64",
+        seed=draw(S.seeds),
+    )
+
+
+@exercise("ch9.ulysses_attention", part="result")
+@LARGE
+@given(case=large_ulysses_cases())
+def test_ulysses_attention_on_a_larger_world(harness, impl, case):
+    checks.assert_ulysses(harness.run(tasks.ulysses_attention, impl, case), case)
