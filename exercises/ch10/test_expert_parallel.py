@@ -38,6 +38,6 @@ def test_expert_parallel_moe_traffic(harness, impl, case):
 @smallest_first(*EDGES[1:])
 def test_expert_parallel_moe_uses_local_experts_only(harness, impl, case):
     run = harness.run(tasks.expert_parallel_moe_poisoned, impl, case)
-    checks.assert_expert_parallel(run, case, poisoned=True)
+    want = checks.assert_expert_parallel(run, case, poisoned=True)
     checks.assert_holds_its_experts_only(run, case)
-    checks.assert_within_the_routed_bytes(run, case)
+    checks.assert_within_the_routed_bytes(run, case, want)

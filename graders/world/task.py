@@ -17,7 +17,9 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 
+import torch
 import torch.distributed as dist
+from torch.utils._python_dispatch import _pop_mode
 
 from graders import catalog
 from graders.catalog import Exercise
@@ -36,17 +38,12 @@ class TaskSpec:
 
 def _mode_depths() -> tuple[int, int]:
     """How many dispatch and torch-function modes are entered (the kit's own, around the block)."""
-    import torch
-
     return torch._C._len_torch_dispatch_stack(), torch._C._len_torch_function_stack()
 
 
 def _leave_modes_at(depths: tuple[int, int]) -> None:
     """Pop the modes graded code entered and left behind (its exit refused, or never reached),
     so that the next task in this worker starts with the kit's modes only."""
-    import torch
-    from torch.utils._python_dispatch import _pop_mode
-
     dispatch, function = depths
     while torch._C._len_torch_dispatch_stack() > dispatch:
         _pop_mode()

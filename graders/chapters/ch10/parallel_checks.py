@@ -49,7 +49,8 @@ def assert_holds_its_experts_only(run, case) -> None:
             fail(say("ch10:parameters held", **said), case, say("ch10:local experts:hint"))
 
 
-def assert_expert_parallel(run, case, *, poisoned: bool = False) -> None:
+def assert_expert_parallel(run, case, *, poisoned: bool = False) -> list[dict]:
+    """Every rank's values; returns the reference's (per group rank), for the checks after it."""
     want = reference.expert_parallel_values(case)
     hint = say("ch10:local experts:hint") if poisoned else say("ch10:expert parallel:hint")
     with showing(load_picture(case, want)):
@@ -90,6 +91,7 @@ def assert_expert_parallel(run, case, *, poisoned: bool = False) -> None:
             assert_expert_grads(
                 got["expert_grads"], mine["summed_expert_grads"], _local(case, i), case, summed, rank=rank
             )
+    return want
 
 
 def _assert_finite(got, rank: int, case, hint) -> None:
@@ -106,11 +108,10 @@ def _assert_finite(got, rank: int, case, hint) -> None:
 # -- traffic ---------------------------------------------------------------------------------------------
 
 
-def routed_rows(case) -> list[dict]:
-    """Per group rank: rows kept, kept for its own experts, and received for its experts."""
-    counts = [
-        values["dispatch"].sum(dim=(0, 2)).tolist() for values in reference.expert_parallel_values(case)
-    ]
+def routed_rows(case, want: list[dict]) -> list[dict]:
+    """Per group rank: rows kept, kept for its own experts, and received for its experts, from the
+    reference's routing (``want``, as :func:`assert_expert_parallel` returns it)."""
+    counts = [values["dispatch"].sum(dim=(0, 2)).tolist() for values in want]
     rows = []
     for i in range(case.n):
         local = _local(case, i)
@@ -124,14 +125,13 @@ def routed_rows(case) -> list[dict]:
     return rows
 
 
-def assert_within_the_routed_bytes(run, case) -> None:
+def assert_within_the_routed_bytes(run, case, want: list[dict]) -> None:
     """Each direction hands its collectives at most the routed rows and some small numbers (the
     split sizes twice over, and :data:`SMALL_TALK`): weights gathered from other ranks do not fit.
     The traffic part checks the calls themselves."""
     row_bytes = case.hidden * case.xs[0].element_size()
-    for i, rank in enumerate(case.ranks):
-        rows = routed_rows(case)[i]
-        small = 2 * COUNT_BYTES * case.num_experts + SMALL_TALK
+    small = 2 * COUNT_BYTES * case.num_experts + SMALL_TALK
+    for rank, rows in zip(case.ranks, routed_rows(case, want), strict=True):
         limit = small + (rows["kept"] + rows["received"]) * row_bytes
         for label in ("forward_end", "backward_end"):
             events = phase_calls(run.traces, rank, label)
@@ -153,15 +153,14 @@ def _in_range(nbytes: int, low_rows: int, high_rows: int, row_bytes: int) -> boo
 def assert_expert_parallel_traffic(run, case) -> None:
     """Judged on the poisoned run: a rank that sends the right bytes but computes with copies of
     other ranks' experts does not pass."""
-    assert_expert_parallel(run, case, poisoned=True)
+    want = assert_expert_parallel(run, case, poisoned=True)
     row_bytes = case.hidden * case.xs[0].element_size()
     group = tuple(case.ranks)
-    for i, rank in enumerate(case.ranks):
-        rows = routed_rows(case)[i]
+    for rank, rows in zip(case.ranks, routed_rows(case, want), strict=True):
         out = (rows["kept"] - rows["home"], rows["kept"])  # rows this rank sends its experts' way
         back = (rows["received"] - rows["home"], rows["received"])  # rows its experts send back
         limits = {"rank": rank, "row_bytes": row_bytes, "counts": COUNT_BYTES * case.num_experts}
-        for label, (first, second) in (("forward_end", (out, back)), ("backward_end", (out, back))):
+        for label in ("forward_end", "backward_end"):  # backward: the same two, reversed
             events = phase_calls(run.traces, rank, label)
             said = {**limits, "got": _shown(events), "out": out, "back": back}
             strange = [e for e in events if e.is_p2p or tuple(e.group) != group]
@@ -170,8 +169,8 @@ def assert_expert_parallel_traffic(run, case) -> None:
             ok = not strange and len(data) == 2 and events[-2:] == data
             ok = (
                 ok
-                and _in_range(data[0].nbytes, *first, row_bytes)
-                and _in_range(data[1].nbytes, *second, row_bytes)
+                and _in_range(data[0].nbytes, *out, row_bytes)
+                and _in_range(data[1].nbytes, *back, row_bytes)
             )
             if label == "forward_end":
                 ok = ok and 0 < sum(e.nbytes for e in sizes) <= COUNT_BYTES * case.num_experts

@@ -22,11 +22,11 @@ EXPERT_PARAMETERS = ("fc1.weight", "fc1.bias", "fc2.weight", "fc2.bias")
 
 
 def _grads(output, inputs) -> tuple[list, str]:
-    """The gradients of ``output`` with respect to ``inputs`` (None where unused), or why not."""
+    """The gradients of ``output`` with respect to ``inputs`` (None where unused), or Nones and why not."""
     if not isinstance(output, torch.Tensor):
-        return [], "no tensor"
+        return [None] * len(inputs), "no tensor"
     if not output.requires_grad:
-        return [], "no grad_fn"
+        return [None] * len(inputs), "no grad_fn"
     grads = torch.autograd.grad(output, inputs, allow_unused=True, retain_graph=True)
     return [None if g is None else g.detach().clone() for g in grads], ""
 
@@ -60,22 +60,16 @@ def top_k_router(ctx, case):
         combine = getattr(routing, "combine", None)
         weights = combine.sum(dim=-1) if isinstance(combine, torch.Tensor) and combine.dim() == 3 else combine
         loss = (weights * case.combine_grad).sum() if _shaped_like(weights, case.combine_grad) else None
-        (out["weight_grad"], out["input_grad"]), out["no_grad"] = _pair(_grads(loss, (weight, x)))
+        (out["weight_grad"], out["input_grad"]), out["no_grad"] = _grads(loss, (weight, x))
         a, b = case.loss_weights
         aux, z = getattr(routing, "aux_loss", None), getattr(routing, "z_loss", None)
         losses = a * aux + b * z if all(isinstance(t, torch.Tensor) for t in (aux, z)) else None
-        grads, out["no_loss_grad"] = _grads(losses, (weight,))
-        out["loss_weight_grad"] = grads[0] if grads else None
+        (out["loss_weight_grad"],), out["no_loss_grad"] = _grads(losses, (weight,))
     return out
 
 
 def _shaped_like(value, other: torch.Tensor) -> bool:
     return isinstance(value, torch.Tensor) and value.shape == other.shape and value.dtype == other.dtype
-
-
-def _pair(found: tuple[list, str]) -> tuple[tuple, str]:
-    grads, why = found
-    return (tuple(grads) if grads else (None, None)), why
 
 
 def _load_experts(layer, weights, *, keep=None) -> None:

@@ -157,7 +157,8 @@ def _ran_backward(got, case) -> None:
         fail(say("ch8:no backward", why=got["skipped"]), case, say("ch8:no backward:hint"))
 
 
-def assert_checkpoint_values(run, case) -> None:
+def assert_checkpoint_values(run, case) -> dict:
+    """Values and gradients; returns the plain run's measurements, for the checks after it."""
     got, want = run[0], reference.checkpointed(case)
     _ran_backward(got, case)
     hint = say("ch8:masks:hint") if case.dropout else say("ch8:checkpoint:hint")
@@ -178,11 +179,11 @@ def assert_checkpoint_values(run, case) -> None:
         assert_tensor_equal(
             mine, grad, what=say("ch8:param grad", name=name), case=case, hint=hint, tolerances=tolerances
         )
+    return want
 
 
 def assert_checkpoint_memory(run, case) -> None:
-    assert_checkpoint_values(run, case)
-    got, want = run[0], reference.checkpointed(case)
+    got, want = run[0], assert_checkpoint_values(run, case)
     saved, limit, plain = got["saved_bytes"], want["input_bytes"], want["saved_bytes"]
     if saved > limit or saved >= plain:
         fail(say("ch8:saved bytes", saved=saved, limit=limit, plain=plain), case, say("ch8:memory:hint"))
@@ -192,8 +193,7 @@ def assert_checkpoint_memory(run, case) -> None:
 
 
 def assert_recompute(run, case) -> None:
-    assert_checkpoint_values(run, case)
-    got, want = run[0]["flops"], reference.checkpointed(case)["flops"]
+    got, want = run[0]["flops"], assert_checkpoint_values(run, case)["flops"]
     expected = {"forward": want["forward"], "backward": want["backward"] + want["forward"]}
     if got != expected:
         said = {
@@ -205,7 +205,6 @@ def assert_recompute(run, case) -> None:
 
 
 def assert_generator_restored(run, case) -> None:
-    assert_checkpoint_values(run, case)
-    got, want = run[0]["rng_probe"], reference.checkpointed(case)["rng_probe"]
+    got, want = run[0]["rng_probe"], assert_checkpoint_values(run, case)["rng_probe"]
     if not torch.equal(got, want):
         fail(say("ch8:rng moved"), case, say("ch8:rng:hint"))
