@@ -106,10 +106,52 @@ DOORS: dict[str, str] = {
     "dispatch": "steps out of the graders' dispatch modes",
     "c10d ops": "calls torch's collective operators (torch.ops.c10d, torch.ops._c10d_functional), "
     "which the graders' recorder does not see",
+    "process group": "calls a ProcessGroup's or a backend's own methods (or takes its store), which "
+    "the graders' recorder does not see",
 }
 #: the operator namespaces of torch's collectives (``torch.ops.<name>``), refused to graded code in
 #: every exercise as the door ``"c10d ops"``: their operators communicate in C++, untraced
 C10D_OP_NAMESPACES = ("c10d", "_c10d_functional", "_c10d_functional_autograd")
+#: the methods of ``ProcessGroup`` and its backends that communicate (or hand over the store every
+#: rank shares), refused to graded code in every exercise as the door ``"process group"``: they run
+#: in C++, behind the recorder. Torch's own calls of them (``dist.all_reduce``) still run.
+PROCESS_GROUP_METHODS = frozenset(
+    {
+        "_allgather_base",
+        "_reduce_scatter_base",
+        "_set_sequence_number_for_group",
+        "_start_coalescing",
+        "_end_coalescing",
+        "abort",
+        "all_gather_single",
+        "all_gather_single_coalesced",
+        "all_to_all_single",
+        "allgather",
+        "allgather_coalesced",
+        "allgather_into_tensor_coalesced",
+        "allreduce",
+        "allreduce_coalesced",
+        "alltoall",
+        "alltoall_base",
+        "barrier",
+        "boxed",
+        "broadcast",
+        "gather",
+        "get_group_store",
+        "monitored_barrier",
+        "recv",
+        "recv_anysource",
+        "reduce",
+        "reduce_scatter",
+        "reduce_scatter_single",
+        "reduce_scatter_single_coalesced",
+        "reduce_scatter_tensor_coalesced",
+        "scatter",
+        "send",
+        "shutdown",
+        "unbox",
+    }
+)
 #: doors that are objects, refused like banned ones in every exercise: dotted name -> door
 DOOR_OBJECTS: dict[str, str] = {
     "signal.signal": "signal.signal",
@@ -127,6 +169,11 @@ SIDE_CHANNEL_OBJECTS: dict[str, str] = {
     "torch.load": "side channel",
     "torch.from_file": "side channel",
     "torch.UntypedStorage.from_file": "side channel",
+    # a key-value store every rank reaches (its socket was opened by C++, unaudited)
+    "torch.distributed.TCPStore": "side channel",
+    "torch.distributed.FileStore": "side channel",
+    # shared memory (mmap of a file descriptor is refused by the audit hook)
+    "_posixshmem.shm_open": "side channel",
 }
 
 P2P_ONLY = COLLECTIVES  # chapter 2 builds the collectives from send/recv

@@ -21,6 +21,7 @@ from graders.bans import (  # noqa: F401  (the catalog's vocabulary, read throug
     DOOR_OBJECTS,
     DOORS,
     P2P_ONLY,
+    PROCESS_GROUP_METHODS,
     SDPA,
     SIDE_CHANNEL_OBJECTS,
     TORCH_CHECKPOINT,
@@ -46,6 +47,8 @@ HIDDEN_PARTS: dict[str, tuple[str, ...]] = {
     "ch8.dynamic_loss_scaler": ("scale",),
     "ch8.accumulation_step": ("result",),
     "ch9.ulysses_attention": ("result",),
+    "ch9.ring_attention": ("backward",),
+    "ch9.zigzag_ring_attention": ("result",),
     "ch10.top_k_router": ("gradients",),
     "ch10.expert_parallel_moe": ("result",),
 }

@@ -88,6 +88,41 @@ ADVANCED: list[Chapter] = [
                 ("ulysses_attention", {"result": 2, "traffic": 1, "heads": 1}, "Ulysses: two all-to-alls"),
                 banned=TORCH_TENSOR_PARALLEL,
             ),
+            *exercises_of(
+                "ch9",
+                "ring_attention",
+                (
+                    "ring_attention",
+                    {"result": 2, "backward": 2, "traffic": 1},
+                    "Ring Attention: key/value blocks around the ring",
+                ),
+                banned=TORCH_TENSOR_PARALLEL,
+            ),
+            *exercises_of(
+                "ch9",
+                "context_parallel",
+                ("zigzag_shard", {"round_trip": 1, "balance": 1}, "the zigzag layout of context parallelism"),
+                multi_rank=False,
+            ),
+            *exercises_of(
+                "ch9",
+                "ring_attention",
+                (
+                    "zigzag_ring_attention",
+                    {"result": 2},
+                    "Ring Attention over the zigzag layout",
+                    "ring_attention",
+                ),
+                banned=TORCH_TENSOR_PARALLEL,
+            ),
+            *exercises_of(
+                "ch9",
+                "lc_cost",
+                ("score_bytes", {"formula": 1}, "the largest score tensor per method"),
+                ("ring_comm_bytes", {"formula": 1, "measured": 1}, "Ring Attention's bytes per layer"),
+                ("ulysses_comm_bytes", {"formula": 1, "measured": 1}, "Ulysses' bytes per layer"),
+                multi_rank=False,
+            ),
         ),
     ),
     Chapter(

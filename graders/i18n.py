@@ -209,6 +209,8 @@ PARTS_VI = {
     "rng": "RNG",
     "rules": "quy tắc",
     "heads": "số head",
+    "round_trip": "khứ hồi",
+    "balance": "cân bằng",
 }
 
 

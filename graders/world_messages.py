@@ -210,6 +210,12 @@ _DOORS: dict[str, dict[str, str]] = {
         "vi": "gọi các toán tử collective của torch (torch.ops.c10d, torch.ops._c10d_functional), thứ mà"
         " bộ ghi (recorder) của bộ chấm không nhìn thấy",
     },
+    "banned:door:process group": {
+        "en": "calls a ProcessGroup's or a backend's own methods (or takes its store), which the graders'"
+        " recorder does not see",
+        "vi": "gọi trực tiếp các phương thức của một ProcessGroup hay backend (hoặc lấy store của nó), thứ"
+        " mà bộ ghi (recorder) của bộ chấm không nhìn thấy",
+    },
 }
 
 WORLD: dict[str, dict[str, str]] = {**_WORLD, **_DOORS}

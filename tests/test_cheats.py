@@ -64,6 +64,10 @@ BANNED_FUNC = "called torch.func.vjp"
 CH6_EXERCISES = [e.id for e in CHAPTERS["ch6"].exercises]
 CH8_EXERCISES = [e.id for e in CHAPTERS["ch8"].exercises]
 CH9_EXERCISES = [e.id for e in CHAPTERS["ch9"].exercises]
+RING_PARTS = {
+    "ch9.ring_attention": ("result", "backward", "traffic"),
+    "ch9.zigzag_ring_attention": ("result",),
+}
 CH10_EXERCISES = [e.id for e in CHAPTERS["ch10"].exercises]
 
 
@@ -430,6 +434,48 @@ ROWS = [
     # -- chapter 9: Ulysses moves heads by exactly two all-to-alls, q, k and v stacked ------------
     Verdict("ch9/ulysses_all_gather", "ch9.ulysses_attention", {"traffic": "communicated all_gather of"}),
     Verdict("ch9/ulysses_three_calls", "ch9.ulysses_attention", {"traffic": "exactly two all-to-alls"}),
+    # -- chapter 9: Ring Attention moves blocks between neighbours, through the recorded calls ---
+    *(
+        Verdict(
+            "ch9/ring_pg_methods",
+            exercise,
+            {part: "ProcessGroup's or a backend's own methods" for part in parts},
+        )
+        for exercise, parts in RING_PARTS.items()
+    ),
+    *(
+        Verdict("ch9/ring_store_channel", exercise, {part: "takes its store" for part in parts})
+        for exercise, parts in RING_PARTS.items()
+    ),
+    *(
+        Verdict(
+            "ch9/ring_shm_channel", exercise, {part: "moves data behind the graders' back" for part in parts}
+        )
+        for exercise, parts in RING_PARTS.items()
+    ),
+    *(
+        Verdict(
+            "ch9/ring_forged_trace",
+            exercise,
+            {part: "operator.attrgetter" for part in parts},
+            static_only=True,
+        )
+        for exercise, parts in RING_PARTS.items()
+    ),
+    Verdict(
+        "ch9/ring_collect_all",
+        "ch9.ring_attention",
+        {"traffic": "held"},
+        marks=_xfail(
+            "a ring that keeps every block it was passed and then attends to them all at once: its memory is"
+            " not graded (on at most 4 ranks its peak is within a small factor of an honest ring's)"
+        ),
+    ),
+    Verdict(
+        "ch9/zigzag_stash",
+        "ch9.zigzag_shard",
+        {"round_trip": "do not hold the values of x", "balance": "exactly once"},
+    ),
     # -- chapter 10: an honest alternative (every exercise of the chapter) ----------------------
     *(Verdict("ch10/honest_alternative", exercise, FULL) for exercise in CH10_EXERCISES),
     # -- chapter 10: expert parallelism moves the tokens, by the two all-to-alls ------------------

@@ -13,7 +13,7 @@ the trace, with an integrity line; ``catalog.DOORS`` names them):
 * import the grading kit, by any route: ``import``, ``importlib``, ``builtins.__import__``, or
   executing one of its files loaded by hand;
 * in an exercise that runs on several ranks, move data behind the graders' back: write a file,
-  or open a socket.
+  map one into memory, or open a socket.
 """
 
 from __future__ import annotations
@@ -89,6 +89,8 @@ class Doors:
         if event == "exec" and args and str(getattr(args[0], "co_filename", "")).startswith(KIT_DIR):
             return "graders.*", False
         if self.side_channels and (event in _CHANNEL_EVENTS or (event == "open" and _writes(args))):
+            return "side channel", False
+        if self.side_channels and event == "mmap.__new__" and args and args[0] != -1:  # a file, shared
             return "side channel", False
         return None, False
 

@@ -88,7 +88,9 @@ def _functions_of(obj) -> list[types.FunctionType]:
             if isinstance(value, staticmethod | classmethod):
                 value = value.__func__
             if isinstance(value, property):
-                found += [f for f in (value.fget, value.fset, value.fdel) if f is not None]
+                found += [
+                    f for f in (value.fget, value.fset, value.fdel) if isinstance(f, types.FunctionType)
+                ]
             elif isinstance(value, types.FunctionType):
                 found += _functions_of(value)
         return found
@@ -159,7 +161,7 @@ class ObjectBans:
             return original(*args, **kwargs)
 
         owners = [owner]
-        defining = sys.modules.get(getattr(original, "__module__", "") or "")
+        defining = sys.modules.get(getattr(original, "__module__", None) or "")
         if defining is not None and defining is not owner and getattr(defining, attr, None) is original:
             owners.append(defining)
         for target in owners:
@@ -188,6 +190,14 @@ class ObjectBans:
 
         self._shadowed.append((torch._ops, "_get_packet", get_packet))
         torch._ops._get_packet = guarded_get_packet
+
+    def ban_methods(self, classes, names, label: str) -> None:
+        """Refuse the methods ``names`` of ``classes`` (C++ classes too: each is shadowed where a
+        class defines it) to graded code, as the door ``label``."""
+        for cls in classes:
+            for name in sorted(names):
+                if name in vars(cls):
+                    self._shadow(label, cls, name, vars(cls)[name])
 
     def ban_tree(self, tree: str) -> None:
         """Refuse every function and class a loaded module of ``tree`` defines."""

@@ -27,6 +27,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import torch._C._distributed_c10d as _c10d
 import torch.distributed as dist
 
 from graders import catalog
@@ -52,6 +53,12 @@ WRAPPED = P2P_SEND + P2P_RECV + COLLECTIVES + ("batch_isend_irecv",)
 
 #: The public ``torch.distributed`` functions (whose code the recorder swaps), by name
 _PUBLIC: dict[str, Callable[..., Any]] = {name: getattr(dist, name) for name in WRAPPED}
+#: ``ProcessGroup`` and the backends' classes, whose communicating methods graded code may not call
+_PROCESS_GROUP_CLASSES = tuple(
+    cls
+    for cls in vars(_c10d).values()
+    if isinstance(cls, type) and (issubclass(cls, (_c10d.ProcessGroup, _c10d.Backend)))
+)
 #: Untraced copies of them, for the kit's own code in workers
 REAL: dict[str, Callable[..., Any]] = {name: clone(fn) for name, fn in _PUBLIC.items()}
 # Positional names for the arguments the recorder needs, per op.
@@ -132,6 +139,7 @@ class Recorder:
         for name, door in sorted(doors.items()):
             self.bans.ban(name, label=door)
         self.bans.ban_op_namespaces(catalog.C10D_OP_NAMESPACES, "c10d ops")
+        self.bans.ban_methods(_PROCESS_GROUP_CLASSES, catalog.PROCESS_GROUP_METHODS, "process group")
         trees = tuple(name[:-2] for name in banned if name.endswith(".*"))
         if trees:
             self._ban_imports(trees)

@@ -134,7 +134,30 @@ _BANNED_METHODS = {
     "get_referents": "walks live objects (gc.get_referents)",
     "FunctionType": "builds a function from a code object (types.FunctionType)",
     "CodeType": "builds a code object (types.CodeType)",
+    "attrgetter": "reads attributes by name (operator.attrgetter), the doors' names included",
+    "methodcaller": "calls methods by name (operator.methodcaller)",
+    "getclosurevars": "reads a function's closure (inspect.getclosurevars)",
+    "get_group_store": "takes the store every rank shares (ProcessGroup.get_group_store)",
 }
+#: attribute names that are doors wherever they appear as a string (handed to any attribute reader)
+_DOOR_NAMES = frozenset(
+    {
+        "__wrapped__",
+        "__subclasses__",
+        "__globals__",
+        "__closure__",
+        "cell_contents",
+        "__code__",
+        "f_back",
+        "f_locals",
+        "f_globals",
+        "f_builtins",
+        "tb_frame",
+        "gi_frame",
+        "cr_frame",
+        "ag_frame",
+    }
+)
 #: ``inspect.<name>()`` reads frames (elsewhere, ``stack`` is just ``torch.stack``)
 _INSPECT_FRAME_CALLS = {"stack", "trace"}
 #: attribute names read by a computed or constant ``getattr``, ``setattr``, ``delattr`` or ``vars``
@@ -267,6 +290,10 @@ class _Scanner(ast.NodeVisitor):
         elif node.attr == "__dict__" and self._rooted_in_torch(node.value):
             self.flag(node, BYPASS, "edits torch's namespace through __dict__")
         self.generic_visit(node)
+
+    def visit_Constant(self, node: ast.Constant) -> None:
+        if isinstance(node.value, str) and node.value in _DOOR_NAMES:
+            self.flag(node, BYPASS, _BANNED_ATTRS[node.value])
 
     def visit_Call(self, node: ast.Call) -> None:
         func = node.func

@@ -92,6 +92,11 @@ def import_student_module(location: ImplLocation, module: str) -> types.ModuleTy
     return sys.modules.get(name) or importlib.import_module(name)
 
 
+#: what Python itself adds to a module or class as it runs: the warnings it showed, and copyreg's
+#: cache of a class's slots (made the first time an object of it is pickled: *_object collectives)
+_PYTHON_CACHES = frozenset({"__warningregistry__", "__slotnames__"})
+
+
 class StateGuard:
     """Snapshot of module attributes that student code might monkeypatch, restored after each task.
 
@@ -133,7 +138,7 @@ class StateGuard:
             if now == before:
                 continue
             for key in [k for k in now if k not in before]:
-                if key == "__warningregistry__":  # Python's record of the warnings it showed
+                if key in _PYTHON_CACHES:
                     continue
                 if isinstance(now[key], types.ModuleType):
                     before[key] = now[key]  # a submodule imported lazily: legitimate
@@ -141,7 +146,7 @@ class StateGuard:
                 tampered.append(f"{label}.{key}")
                 _delete(obj, key)
             for key, value in before.items():
-                if key != "__warningregistry__" and now.get(key, _MISSING) is not value:
+                if key not in _PYTHON_CACHES and now.get(key, _MISSING) is not value:
                     tampered.append(f"{label}.{key}")
                     setattr(obj, key, value)
         if os.getcwd() != self.cwd:

@@ -15,6 +15,7 @@ import torch
 from hypothesis import strategies as st
 
 from graders import strategies as S
+from graders.chapters.ch9 import reference
 
 FLOATS = S.FLOAT_DTYPES
 
@@ -84,7 +85,11 @@ LONG_EDGES = [
 
 
 @dataclass(frozen=True)
-class UlyssesCase(S.GroupMembers):
+class ShardedCase(S.GroupMembers):
+    """A sequence split over the ``P`` ranks of a group, ``seq_per_rank`` positions each, in the
+    ``layout`` of the ring (``"contiguous"`` or ``"zigzag"``); the whole sequence's q, k, v and
+    the output's gradient are ``[seq, heads, dim]``."""
+
     world_size: int
     group: tuple[int, ...] | None
     seq_per_rank: int
@@ -93,30 +98,46 @@ class UlyssesCase(S.GroupMembers):
     causal: bool
     dtype: str = "float32"
     seed: int = 0
-    qs: tuple = field(default=(), compare=False, repr=False)  # per group rank: (q, k, v)
-    grads: tuple = field(default=(), compare=False, repr=False)
+    layout: str = "contiguous"
+    whole: tuple = field(default=(), compare=False, repr=False)  # (q, k, v, grad)
+
+    @property
+    def seq(self) -> int:
+        return self.n * self.seq_per_rank
+
+    def shard(self, tensor: torch.Tensor, i: int) -> torch.Tensor:
+        """Group rank ``i``'s positions of a ``[seq, ...]`` tensor."""
+        return tensor[reference.positions(i, self.n, self.seq_per_rank, self.layout)]
+
+    @property
+    def qs(self) -> tuple:
+        """Per group rank: its (q, k, v)."""
+        return tuple(tuple(self.shard(t, i) for t in self.whole[:3]) for i in range(self.n))
+
+    @property
+    def grads(self) -> tuple:
+        return tuple(self.shard(self.whole[3], i) for i in range(self.n))
 
     @property
     def numel(self) -> int:
-        return sum(t.numel() for qkv in self.qs for t in qkv)
+        return sum(t.numel() for t in self.whole)
 
     def __repr__(self) -> str:
         group = f", group={self.group}" if self.group is not None else ""
+        layout = f", layout={self.layout!r}" if self.layout != "contiguous" else ""
         return (
             f"world_size={self.world_size}{group}, seq_per_rank={self.seq_per_rank}, heads={self.heads}, "
-            f"dim={self.dim}, causal={self.causal}, dtype={self.dtype}, seed={self.seed}"
+            f"dim={self.dim}, causal={self.causal}{layout}, dtype={self.dtype}, seed={self.seed}"
         )
 
 
-def build_ulysses(
-    world_size, group, seq_per_rank, heads, dim, causal, *, dtype="float32", seed=0
-) -> UlyssesCase:
+def build_sharded(
+    world_size, group, seq_per_rank, heads, dim, causal, *, dtype="float32", seed=0, layout="contiguous"
+) -> ShardedCase:
     n = len(group) if group is not None else world_size
     generator = S.seeded_generator(seed)
-    shape = (seq_per_rank, heads, dim)
-    qs = tuple(tuple(S.make_tensor(shape, dtype, generator) for _ in range(3)) for _ in range(n))
-    grads = tuple(S.make_tensor(shape, dtype, generator) for _ in range(n))
-    return UlyssesCase(world_size, group, seq_per_rank, heads, dim, causal, dtype, seed, qs, grads)
+    whole = tuple(S.make_tensor((n * seq_per_rank, heads, dim), dtype, generator) for _ in range(4))
+    return ShardedCase(world_size, group, seq_per_rank, heads, dim, causal, dtype, seed, layout, whole)
 
 
 @st.composite
@@ -126,7 +147,7 @@ def ulysses_cases(draw, *, min_members: int = 1, divisible: bool = True):
     heads = n * draw(st.integers(1, 2))
     if not divisible:
         heads += draw(st.integers(1, n - 1))
-    return build_ulysses(
+    return build_sharded(
         world_size,
         group,
         draw(st.integers(1, 3)),
@@ -139,11 +160,45 @@ def ulysses_cases(draw, *, min_members: int = 1, divisible: bool = True):
 
 
 ULYSSES_EDGES = [
-    build_ulysses(1, None, 3, 2, 2, True, dtype="float64", seed=1),
-    build_ulysses(3, (1, 2), 2, 4, 3, True, seed=2),
-    build_ulysses(4, None, 1, 4, 2, False, dtype="float64", seed=3),
+    build_sharded(1, None, 3, 2, 2, True, dtype="float64", seed=1),
+    build_sharded(3, (1, 2), 2, 4, 3, True, seed=2),
+    build_sharded(4, None, 1, 4, 2, False, dtype="float64", seed=3),
 ]
 HEADS_EDGES = [
-    build_ulysses(2, None, 2, 3, 2, False, seed=4),
-    build_ulysses(3, (0, 2), 1, 5, 2, True, dtype="float64", seed=5),
+    build_sharded(2, None, 2, 3, 2, False, seed=4),
+    build_sharded(3, (0, 2), 1, 5, 2, True, dtype="float64", seed=5),
+]
+
+
+@st.composite
+def ring_cases(draw, *, min_members: int = 1, layout: str = "contiguous"):
+    """Ring attention: 1-4 ranks and subgroups; the zigzag layout holds two chunks per rank
+    (an even ``seq_per_rank``) and is mostly causal, where the layout matters."""
+    world_size, group = draw(S.worlds(min_members=min_members))
+    zigzag = layout == "zigzag"
+    seq_per_rank = 2 * draw(st.integers(1, 2)) if zigzag else draw(st.integers(1, 3))
+    causal = draw(st.sampled_from((True, True, True, False))) if zigzag else draw(st.booleans())
+    return build_sharded(
+        world_size,
+        group,
+        seq_per_rank,
+        draw(st.integers(1, 3)),
+        draw(st.integers(1, 4)),
+        causal,
+        dtype=draw(st.sampled_from(FLOATS)),
+        seed=draw(S.seeds),
+        layout=layout,
+    )
+
+
+RING_EDGES = [
+    build_sharded(1, None, 3, 2, 2, True, dtype="float64", seed=6),
+    build_sharded(3, (1, 2), 2, 2, 3, True, seed=7),
+    build_sharded(4, None, 1, 1, 2, False, dtype="float64", seed=8),
+    build_sharded(3, None, 2, 2, 2, True, seed=9),
+]
+ZIGZAG_RING_EDGES = [
+    build_sharded(2, None, 2, 1, 2, True, dtype="float64", seed=10, layout="zigzag"),
+    build_sharded(4, (0, 1, 3), 4, 2, 3, True, seed=11, layout="zigzag"),
+    build_sharded(4, None, 2, 2, 2, True, dtype="float64", seed=12, layout="zigzag"),
 ]

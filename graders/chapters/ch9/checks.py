@@ -1,10 +1,11 @@
-"""Chapter 9 judgements.
+"""Chapter 9 judgements on blockwise attention and Ulysses.
 
 Blockwise attention: ``(out, lse)`` against full attention (result), then the largest storage the
 call made against one block of scores or the output, whichever is larger (memory). Ulysses:
-every rank's output and gradients against full attention on the whole sequence (result); exactly
-two all-to-alls each way, of the stacked q, k, v and of the output (traffic); a clear
-``ValueError`` for a head count the group does not divide (heads).
+every rank's output and gradients against its shard of full attention on the whole sequence
+(result, with :func:`assert_shards`, which Ring Attention shares); exactly two all-to-alls each
+way, of the stacked q, k, v and of the output (traffic); a clear ``ValueError`` for a head count
+the group does not divide (heads).
 """
 
 from __future__ import annotations
@@ -56,39 +57,41 @@ def assert_blockwise_memory(run, case) -> None:
         fail(say("ch9:largest", **said), case, say("ch9:memory:hint"))
 
 
-def _ran(run, case):
+def _ran(run, case, hint):
     for rank in case.ranks:
         got = run[rank]
         if "value_error" in got:
             fail(
                 say("ch9:unexpected value error", rank=rank, error=got["value_error"]),
                 case,
-                say("ch9:ulysses:hint"),
+                hint,
             )
         if got["skipped"]:
             fail(say("ch9:no backward", rank=rank, why=got["skipped"]), case, say("ch9:no backward:hint"))
 
 
-def assert_ulysses(run, case) -> None:
-    _ran(run, case)
-    want = reference.ulysses(case)
-    hint = say("ch9:ulysses:hint")
+def assert_shards(run, case, *, hint, backward_hint, outputs: bool = True, grads: bool = True) -> None:
+    """Every rank's output and gradients of q, k, v against its shard of full attention."""
+    _ran(run, case, hint)
+    want = reference.sharded_attention(case)
     for i, rank in enumerate(case.ranks):
         got = run[rank]
-        what = say("ch9:rank output", rank=rank)
-        assert_tensor_equal(
-            got["output"], want[i]["output"], what=what, case=case, hint=hint, tolerances=TOLERANCES
-        )
+        if outputs:
+            what = say("ch9:rank output", rank=rank)
+            assert_tensor_equal(
+                got["output"], want[i]["output"], what=what, case=case, hint=hint, tolerances=TOLERANCES
+            )
+        if not grads:
+            continue
         for name, grad, expected in zip("qkv", got["grads"], want[i]["grads"], strict=True):
             what = say("ch9:rank grad", rank=rank, name=name)
             assert_tensor_equal(
-                grad,
-                expected,
-                what=what,
-                case=case,
-                hint=say("ch9:ulysses backward:hint"),
-                tolerances=TOLERANCES,
+                grad, expected, what=what, case=case, hint=backward_hint, tolerances=TOLERANCES
             )
+
+
+def assert_ulysses(run, case) -> None:
+    assert_shards(run, case, hint=say("ch9:ulysses:hint"), backward_hint=say("ch9:ulysses backward:hint"))
 
 
 def assert_ulysses_traffic(run, case) -> None:

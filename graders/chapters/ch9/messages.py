@@ -111,4 +111,179 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "check heads % group size before any communication, on every rank, and say both numbers.",
         "vi": "hãy kiểm tra heads % kích thước nhóm trước mọi giao tiếp, trên mọi rank, và nêu cả hai số.",
     },
+    # -- Ring Attention --------------------------------------------------------------------------
+    "ch9:ring:hint": {
+        "en": "at step t rank r holds the key/value block of rank r - t: attend to it with this rank's"
+        " queries, then merge by the log-sum-exp: lse = logaddexp(lse, block_lse), and rescale the"
+        " running output by exp(lse_old - lse) and the block's by exp(block_lse - lse).",
+        "vi": "ở bước t, rank r giữ block key/value của rank r - t: hãy tính attention với các query của"
+        " rank này, rồi gộp theo log-sum-exp: lse = logaddexp(lse, block_lse), và nhân đầu ra đang"
+        " chạy với exp(lse_cũ - lse), đầu ra của block với exp(block_lse - lse).",
+    },
+    "ch9:causal ring:hint": {
+        "en": "causal: compare positions in the whole sequence. A block from a later rank is masked"
+        " entirely (skip it, but pass it on); the own block needs the diagonal mask; a row that sees"
+        " no key of a block must add nothing (its weights are 0, not NaN).",
+        "vi": "causal: hãy so vị trí trong cả chuỗi. Block của một rank sau bị che hoàn toàn (bỏ qua nó,"
+        " nhưng vẫn chuyển tiếp); block của chính mình cần mask đường chéo; một hàng không thấy key nào"
+        " của block thì không được cộng gì (trọng số là 0, không phải NaN).",
+    },
+    "ch9:ring backward:hint": {
+        "en": "backward walks the ring again with the final lse: probs = exp(scores - lse); dv += probsᵀ"
+        " dout; dscores = probs · (dout vᵀ - rowsum(dout · out)); dq += dscores k · scale; dk +="
+        " dscoresᵀ q · scale. dk and dv travel with their block and must end on the rank that owns it.",
+        "vi": "backward đi lại vòng ring với lse cuối cùng: probs = exp(scores - lse); dv += probsᵀ dout;"
+        " dscores = probs · (dout vᵀ - rowsum(dout · out)); dq += dscores k · scale; dk += dscoresᵀ q"
+        " · scale. dk và dv đi cùng block của chúng và phải kết thúc ở rank sở hữu block đó.",
+    },
+    "ch9:ring collective": {
+        "en": "rank {rank}'s {direction} called {op} ({nbytes} B); Ring Attention only passes blocks to"
+        " its ring neighbours, by send/recv (or isend/irecv, batch_isend_irecv).",
+        "vi": "{direction} của rank {rank} đã gọi {op} ({nbytes} B); Ring Attention chỉ chuyển block cho"
+        " các rank láng giềng trên vòng, bằng send/recv (hoặc isend/irecv, batch_isend_irecv).",
+    },
+    "ch9:ring off the ring": {
+        "en": "rank {rank}'s {direction}: {op} with rank {peer}, which is not one of its ring neighbours"
+        " {neighbours}.",
+        "vi": "{direction} của rank {rank}: {op} với rank {peer}, không phải láng giềng trên vòng"
+        " {neighbours} của nó.",
+    },
+    "ch9:ring bytes": {
+        "en": "rank {rank}'s {direction} sent {sent} B in {messages} message(s) and received {received}"
+        " B; the ring sends between {least} and {most} B, in {fewest} to {most_messages} messages, and"
+        " receives as much as it sends.",
+        "vi": "{direction} của rank {rank} đã gửi {sent} B trong {messages} thông điệp và nhận {received}"
+        " B; vòng ring gửi từ {least} đến {most} B, trong {fewest} đến {most_messages} thông điệp, và nhận"
+        " đúng bằng số đã gửi.",
+    },
+    "ch9:ring traffic:hint": {
+        "en": "forward: P - 1 passes of this rank's current k and v to rank r + 1 (while receiving from"
+        " r - 1), nothing else; backward: the same passes of k and v, with dk and dv travelling along"
+        " and coming home at the end.",
+        "vi": "forward: P - 1 lần chuyển k và v hiện tại của rank này tới rank r + 1 (đồng thời nhận từ"
+        " r - 1), không gì khác; backward: các lần chuyển k và v đó, với dk và dv đi cùng và trở về nhà"
+        " ở cuối.",
+    },
+    "ch9:zigzag ring:hint": {
+        "en": "with layout='zigzag' rank r holds chunks r and 2P-1-r of 2P: the causal mask compares the"
+        " positions of those chunks, for the queries and for every block that arrives.",
+        "vi": "với layout='zigzag', rank r giữ các đoạn r và 2P-1-r trong 2P đoạn: mask causal so vị trí"
+        " của các đoạn đó, cho các query và cho mọi block đến.",
+    },
+    # -- the zigzag layout ------------------------------------------------------------------------
+    "ch9:zigzag shards": {
+        "en": "expected a tensor for each of the {world} ranks, got {got}.",
+        "vi": "cần một tensor cho mỗi rank trong {world} rank, nhưng nhận được {got}.",
+    },
+    "ch9:zigzag shard": {
+        "en": "rank {rank}'s zigzag shard",
+        "vi": "phần zigzag của rank {rank}",
+    },
+    "ch9:zigzag shard size": {
+        "en": "rank {rank}'s shard is {got}; it should be the tensor with {size} positions along dim"
+        " {dim} (two chunks of seq / (2·world)).",
+        "vi": "phần của rank {rank} là {got}; nó phải là tensor có {size} vị trí theo chiều {dim} (hai đoạn"
+        " độ dài seq / (2·world)).",
+    },
+    "ch9:zigzag not the layout": {
+        "en": "the work is balanced, but rank {rank} keeps positions {got}; the zigzag layout gives it"
+        " {expected}: chunk r, then chunk 2·world-1-r (Ring Attention over the zigzag layout counts on"
+        " it).",
+        "vi": "khối lượng đã cân bằng, nhưng rank {rank} giữ các vị trí {got}; bố cục zigzag cho nó"
+        " {expected}: đoạn r, rồi đoạn 2·world-1-r (Ring Attention trên bố cục zigzag dựa vào điều này).",
+    },
+    "ch9:zigzag values": {
+        "en": "the ranks' shards together do not hold the values of x (each value once).",
+        "vi": "các phần của các rank gộp lại không chứa đúng các giá trị của x (mỗi giá trị một lần).",
+    },
+    "ch9:zigzag other": {
+        "en": "zigzag_unshard of the shards of a second tensor (2·x + 1), sharded after x",
+        "vi": "zigzag_unshard của các phần của một tensor thứ hai (2·x + 1), được chia sau x",
+    },
+    "ch9:zigzag again": {
+        "en": "zigzag_unshard of your own zigzag_shard's shards",
+        "vi": "zigzag_unshard của các phần do chính zigzag_shard của bạn tạo",
+    },
+    "ch9:zigzag:hint": {
+        "en": "cut the sequence axis into 2·world equal chunks; rank r keeps chunk r, then chunk"
+        " 2·world-1-r, in that order.",
+        "vi": "cắt trục chuỗi thành 2·world đoạn bằng nhau; rank r giữ đoạn r, rồi đoạn 2·world-1-r, theo"
+        " thứ tự đó.",
+    },
+    "ch9:unshard:hint": {
+        "en": "put each rank's two chunks back where they came from: shards[r] holds chunks r and"
+        " 2·world-1-r of the whole.",
+        "vi": "hãy đặt hai đoạn của mỗi rank về đúng chỗ cũ: shards[r] chứa các đoạn r và 2·world-1-r của"
+        " cả chuỗi.",
+    },
+    "ch9:zigzag held": {
+        "en": "zigzag_shard of the positions 0 … seq-1 gave rank {rank} {got}; expected a 1-D integer"
+        " tensor.",
+        "vi": "zigzag_shard của các vị trí 0 … seq-1 cho rank {rank} {got}; cần một tensor số nguyên 1"
+        " chiều.",
+    },
+    "ch9:zigzag not a partition": {
+        "en": "the ranks' shards of the positions 0 … {seq}-1 do not hold every position exactly once.",
+        "vi": "các phần của các rank từ các vị trí 0 … {seq}-1 không chứa mỗi vị trí đúng một lần.",
+    },
+    "ch9:zigzag unbalanced": {
+        "en": "the causal work is not the same on every rank: unmasked (query, key) pairs per rank are"
+        " {listing}.",
+        "vi": "khối lượng tính causal không bằng nhau trên mọi rank: số cặp (query, key) không bị che của"
+        " mỗi rank là {listing}.",
+    },
+    "ch9:balance:hint": {
+        "en": "a query at position p sees p + 1 keys; pairing an early chunk with the mirrored late one"
+        " (r and 2·world-1-r) gives every rank the same total.",
+        "vi": "một query ở vị trí p thấy p + 1 key; ghép một đoạn sớm với đoạn muộn đối xứng (r và"
+        " 2·world-1-r) cho mọi rank cùng một tổng.",
+    },
+    # -- the cost model -------------------------------------------------------------------------
+    "ch9:cost wrong": {
+        "en": "returned {got} B; the cost model gives {expected} B.",
+        "vi": "trả về {got} B; mô hình chi phí cho {expected} B.",
+    },
+    "ch9:cost not bytes": {
+        "en": "expected a whole number of bytes, got {got}.",
+        "vi": "cần một số byte nguyên, nhưng nhận được {got}.",
+    },
+    "ch9:cost unexpected error": {
+        "en": "raised ValueError ({error}) for sizes that split evenly.",
+        "vi": "báo ValueError ({error}) cho các kích thước chia đều được.",
+    },
+    "ch9:cost no error": {
+        "en": "returned {got} for sizes that cannot be split (or an unknown method); expected a ValueError.",
+        "vi": "trả về {got} cho các kích thước không chia được (hoặc phương pháp không biết); cần một"
+        " ValueError.",
+    },
+    "ch9:cost error:hint": {
+        "en": "ring and Ulysses need world to divide seq, Ulysses also heads; a method other than full,"
+        " blockwise, ring or ulysses is an error too.",
+        "vi": "ring và Ulysses cần world chia hết seq, Ulysses cần thêm chia hết heads; một phương pháp"
+        " khác full, blockwise, ring hay ulysses cũng là lỗi.",
+    },
+    "ch9:cost not measured": {
+        "en": "{call} returned {got}; the kit's implementation was measured sending {measured} B per rank"
+        " on a real gloo world.",
+        "vi": "{call} trả về {got}; cài đặt của kit đo được là gửi {measured} B mỗi rank trên một world"
+        " gloo thật.",
+    },
+    "ch9:score bytes:hint": {
+        "en": "per head: full s², blockwise s·min(block, s), ring (s/P)² (my queries against one block),"
+        " Ulysses s² but for h/P heads; times the heads and the bytes per element.",
+        "vi": "mỗi head: full s², blockwise s·min(block, s), ring (s/P)² (query của tôi với một block),"
+        " Ulysses s² nhưng cho h/P head; nhân với số head và số byte mỗi phần tử.",
+    },
+    "ch9:ring comm:hint": {
+        "en": "a block is s/P · heads · head_dim elements; forward passes k and v P-1 times, backward k"
+        " and v P-1 times and dk, dv P times; one rank sends nothing.",
+        "vi": "một block là s/P · heads · head_dim phần tử; forward chuyển k và v P-1 lần, backward chuyển"
+        " k và v P-1 lần và dk, dv P lần; một rank thì không gửi gì.",
+    },
+    "ch9:ulysses comm:hint": {
+        "en": "forward hands 4 blocks to all-to-alls (q, k, v, then the output), backward 4 more; of each"
+        " all-to-all (P-1)/P leaves the rank.",
+        "vi": "forward đưa 4 block cho các all-to-all (q, k, v, rồi đầu ra), backward thêm 4; của mỗi"
+        " all-to-all, (P-1)/P rời khỏi rank.",
+    },
 }
