@@ -119,7 +119,6 @@ PROCESS_GROUP_METHODS = frozenset(
     {
         "_allgather_base",
         "_reduce_scatter_base",
-        "_set_sequence_number_for_group",
         "_start_coalescing",
         "_end_coalescing",
         "abort",

@@ -74,6 +74,9 @@ _REVIEW_MODULES = {
     "socket": "opens sockets",
     "multiprocessing": "starts processes (multiprocessing)",
 }
+#: ProcessGroup methods, by attribute syntax (their torch.distributed namesakes are recorded)
+_PG_METHODS = "allreduce allgather alltoall alltoall_base _allgather_base _reduce_scatter_base recv_anysource"
+_PG_METHODS = (*_PG_METHODS.split(), "allreduce_coalesced", "allgather_coalesced")
 _BANNED_ATTRS = {
     "distributed_c10d": "reaches torch.distributed's internals (distributed_c10d)",
     "_get_default_group": "reaches the default ProcessGroup object",
@@ -85,15 +88,7 @@ _BANNED_ATTRS = {
     "c10d": "calls collective operators behind the guard (torch.ops.c10d)",
     "_OpNamespace": "builds an operator namespace by hand (torch._ops._OpNamespace)",
     "_get_packet": "looks up operators by hand (torch._ops._get_packet)",
-    "allreduce": "calls a ProcessGroup method (allreduce)",
-    "allgather": "calls a ProcessGroup method (allgather)",
-    "alltoall": "calls a ProcessGroup method (alltoall)",
-    "alltoall_base": "calls a ProcessGroup method (alltoall_base)",
-    "_allgather_base": "calls a ProcessGroup method (_allgather_base)",
-    "_reduce_scatter_base": "calls a ProcessGroup method (_reduce_scatter_base)",
-    "allreduce_coalesced": "calls a ProcessGroup method (allreduce_coalesced)",
-    "allgather_coalesced": "calls a ProcessGroup method (allgather_coalesced)",
-    "recv_anysource": "calls a ProcessGroup method (recv_anysource)",
+    **{name: f"calls a ProcessGroup method ({name})" for name in _PG_METHODS},
     "modules": None,  # only as sys.modules, handled below
     # the doors around the guard: what a banned object or the grader's state is one step from
     "__wrapped__": "unwraps a function to reach what it wraps (__wrapped__)",
@@ -141,22 +136,7 @@ _BANNED_METHODS = {
 }
 #: attribute names that are doors wherever they appear as a string (handed to any attribute reader)
 _DOOR_NAMES = frozenset(
-    {
-        "__wrapped__",
-        "__subclasses__",
-        "__globals__",
-        "__closure__",
-        "cell_contents",
-        "__code__",
-        "f_back",
-        "f_locals",
-        "f_globals",
-        "f_builtins",
-        "tb_frame",
-        "gi_frame",
-        "cr_frame",
-        "ag_frame",
-    }
+    name for name in _BANNED_ATTRS if name.startswith(("__", "f_", "tb_", "gi_", "cr_", "ag_", "cell_"))
 )
 #: ``inspect.<name>()`` reads frames (elsewhere, ``stack`` is just ``torch.stack``)
 _INSPECT_FRAME_CALLS = {"stack", "trace"}

@@ -175,10 +175,6 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "expected a tensor for each of the {world} ranks, got {got}.",
         "vi": "cần một tensor cho mỗi rank trong {world} rank, nhưng nhận được {got}.",
     },
-    "ch9:zigzag shard": {
-        "en": "rank {rank}'s zigzag shard",
-        "vi": "phần zigzag của rank {rank}",
-    },
     "ch9:zigzag shard size": {
         "en": "rank {rank}'s shard is {got}; it should be the tensor with {size} positions along dim"
         " {dim} (two chunks of seq / (2·world)).",
