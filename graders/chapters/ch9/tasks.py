@@ -147,18 +147,19 @@ def score_bytes(ctx, case):
     return _costs(ctx, [_cost_call(case)])[0]
 
 
+def _comm_bytes(ctx, case):
+    """A formula case, or every measured row of the case's method."""
+    return _measured(ctx, case) if hasattr(case, "rows") else _costs(ctx, [_cost_call(case)])[0]
+
+
 @task("ch9.ring_comm_bytes")
 def ring_comm_bytes(ctx, case):
-    if hasattr(case, "rows"):
-        return _measured(ctx, case)
-    return _costs(ctx, [_cost_call(case)])[0]
+    return _comm_bytes(ctx, case)
 
 
 @task("ch9.ulysses_comm_bytes")
 def ulysses_comm_bytes(ctx, case):
-    if hasattr(case, "rows"):
-        return _measured(ctx, case)
-    return _costs(ctx, [_cost_call(case)])[0]
+    return _comm_bytes(ctx, case)
 
 
 def _measured(ctx, case) -> list:
