@@ -56,6 +56,41 @@ AMP_SCALING = frozenset(
         "torch._amp_update_scale_",
     }
 )
+#: torch's optimizers, their functional forms and fused kernels: chapter 3 writes the optimizers
+#: itself (``torch.optim.Optimizer``, the base class, stays allowed)
+TORCH_OPTIMIZERS = frozenset(
+    {
+        *(
+            f"torch.optim.{module}.*"
+            for module in (
+                "sgd",
+                "adam",
+                "adamw",
+                "adagrad",
+                "adamax",
+                "adadelta",
+                "asgd",
+                "nadam",
+                "radam",
+                "rmsprop",
+                "rprop",
+                "lbfgs",
+                "sparse_adam",
+                "_adafactor",
+                "_muon",
+                "_functional",
+            )
+        ),
+        *(
+            f"torch.{kernel}"
+            for kernel in ("_fused_adam_", "_fused_adamw_", "_fused_sgd_", "_fused_adagrad_")
+        ),
+        *(
+            f"torch.ops.aten.{kernel}"
+            for kernel in ("_fused_adam", "_fused_adam_", "_fused_adamw_", "_fused_sgd_", "_fused_adagrad_")
+        ),
+    }
+)
 #: torch's activation checkpointing: chapter 8 writes checkpoint() itself
 TORCH_CHECKPOINT = frozenset({"torch.utils.checkpoint.*"})
 #: attention computed whole: chapter 9's blockwise attention computes it block by block itself

@@ -27,6 +27,7 @@ from graders.bans import (  # noqa: F401  (the catalog's vocabulary, read throug
     TORCH_CHECKPOINT,
     TORCH_DDP,
     TORCH_FSDP,
+    TORCH_OPTIMIZERS,
     TORCH_PIPELINING,
     TORCH_TENSOR_PARALLEL,
     TORCH_ZERO,
@@ -42,6 +43,7 @@ EXERCISES: dict[str, Exercise] = {e.id: e for c in CHAPTERS.values() for e in c.
 #: checked; ``tests/test_hidden.py`` keeps this table and the hidden graders in agreement.
 HIDDEN_PARTS: dict[str, tuple[str, ...]] = {
     "ch2.ring_all_reduce": ("result", "ring"),
+    **{f"ch3.{name}": ("result", "state") for name in ("sgd", "adam", "adamw", "adagrad", "lion")},
     "ch6.vocab_parallel_cross_entropy": ("result",),
     "ch6.row_parallel_linear": ("backward",),
     "ch8.dynamic_loss_scaler": ("scale",),

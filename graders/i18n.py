@@ -211,6 +211,7 @@ PARTS_VI = {
     "heads": "số head",
     "round_trip": "khứ hồi",
     "balance": "cân bằng",
+    "state": "state",
 }
 
 

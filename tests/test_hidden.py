@@ -96,3 +96,19 @@ def test_a_run_without_the_hidden_graders_says_which_parts_it_could_not_check():
     book.hidden_run = {"ch2.ring_all_reduce::result", "ch2.ring_all_reduce::ring"}
     assert "grading time" not in book.render()
     assert Gradebook.from_dict(book.to_dict()).hidden_run == book.hidden_run
+
+
+def test_state_kept_outside_state_dict_loses_the_state_part_at_grading_time(kit_root, tmp_path):
+    """``hidden/fixtures/ch3/state_outside_state_dict`` keeps Adam's moments in a dict of its own:
+    right values and the right bytes, but a state_dict round trip loses them."""
+    out = _pytest(
+        kit_root,
+        tmp_path,
+        "hidden/fixtures/ch3/state_outside_state_dict",
+        "exercises/ch3/test_optimizers.py::test_adam_keeps_two_moments",
+        "hidden/ch3/test_hidden_optimizers.py::test_adam_resumes_from_its_state_dict",
+    )
+    assert "PASSED" in out and "test_optimizers.py::test_adam_keeps_two_moments" in out, out[-3000:]
+    assert "FAILED" in out and "test_adam_resumes_from_its_state_dict" in out, out[-3000:]
+    assert "state_dict round trip" in out and "Traceback" not in out
+    assert "state ✗)" in out

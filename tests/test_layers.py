@@ -23,6 +23,7 @@ LAYERS = (
             "exercise_types",
             "chapter_table",
             "chapter_table_advanced",
+            "chapter_table_basics",
             "bans",
             "models",
             "impl",

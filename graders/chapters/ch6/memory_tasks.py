@@ -16,27 +16,8 @@ import torch
 
 from graders.chapters.ch6 import block_cases as cases
 from graders.training.live_memory import LiveLedger
+from graders.training.saved_bytes import SavedBytes
 from graders.world.task import task
-
-
-class SavedBytes:
-    """Bytes of the storages autograd saved for backward while active, each once."""
-
-    def __init__(self) -> None:
-        self.storages: dict[int, int] = {}
-        self._keep: list = []
-
-    def keep(self, tensor: torch.Tensor):
-        storage = tensor.untyped_storage()
-        self.storages.setdefault(storage.data_ptr() or id(storage), storage.nbytes())
-        return tensor
-
-    @property
-    def total(self) -> int:
-        return sum(self.storages.values())
-
-    def hooks(self):
-        return torch.autograd.graph.saved_tensors_hooks(self.keep, lambda tensor: tensor)
 
 
 def _measure_forward(ledger: LiveLedger, phase: str, forward) -> dict:
@@ -44,12 +25,12 @@ def _measure_forward(ledger: LiveLedger, phase: str, forward) -> dict:
     still alive when it returns (its output aside)."""
     saved = SavedBytes()
     ledger.enter(phase)
-    with saved.hooks():
+    with saved:
         output = forward()
     kept = sum(ledger.alive_born_in(phase).values())
     if isinstance(output, torch.Tensor):
         kept -= ledger.bytes_of([output])
-    return {"saved": saved.total, "kept": kept, "output": output}
+    return {"saved": saved.nbytes, "kept": kept, "output": output}
 
 
 @task("ch6.parallel_mlp")

@@ -1,7 +1,6 @@
 """What chapter 8 measures: the bytes autograd saves for backward, and the FLOPs a pass costs.
 
-:class:`SavedBytes` is a ``saved_tensors_hooks`` context: every tensor autograd saves while it is
-open (whoever's graph it belongs to) is counted once per storage, by its storage's bytes.
+The saved bytes are counted by :class:`graders.training.saved_bytes.SavedBytes` (re-exported here).
 :class:`MatmulFlops` counts the FLOPs of the matrix products run while it is open, with torch's
 own FLOP formulas (``torch.utils.flop_counter.flop_registry``; elementwise work is not counted).
 It is the kit's own dispatch mode rather than torch's ``FlopCounterMode``, whose bookkeeping
@@ -14,24 +13,7 @@ import torch
 from torch.utils._python_dispatch import TorchDispatchMode
 from torch.utils.flop_counter import flop_registry
 
-
-class SavedBytes(torch.autograd.graph.saved_tensors_hooks):
-    def __init__(self) -> None:
-        self.storages: dict[int, int] = {}
-        super().__init__(self._pack, self._unpack)
-
-    def _pack(self, tensor: torch.Tensor) -> torch.Tensor:
-        storage = tensor.untyped_storage()
-        self.storages[storage.data_ptr()] = storage.nbytes()
-        return tensor
-
-    @staticmethod
-    def _unpack(tensor: torch.Tensor) -> torch.Tensor:
-        return tensor
-
-    @property
-    def nbytes(self) -> int:
-        return sum(self.storages.values())
+from graders.training.saved_bytes import SavedBytes  # noqa: F401  (re-exported for the tasks)
 
 
 class MatmulFlops(TorchDispatchMode):

@@ -1,0 +1,1 @@
+"""Chapter 3 graders: optimizers and the memory their state costs."""

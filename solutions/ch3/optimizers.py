@@ -1,0 +1,181 @@
+"""Chapter 3: five optimizers, written as ``torch.optim.Optimizer`` subclasses.
+
+Each class keeps torch's contract, so it can replace ``torch.optim.<Name>`` in any training loop:
+
+* ``__init__(params, **hyperparameters)`` is given: ``params`` is an iterable of tensors or of
+  param-group dicts (each group may override any hyperparameter), and the base class stores them
+  in ``self.param_groups``; the defaults are torch's.
+* ``step()`` (no closure) updates every parameter of every group in place, under
+  ``torch.no_grad()``, with **its group's** hyperparameters. A parameter whose ``.grad`` is
+  ``None`` is skipped entirely: no update, no weight decay, no state, and its step count does not
+  advance.
+* Per-parameter state lives in ``self.state[p]`` (a dict), created the first time ``p`` has a
+  gradient. Each parameter counts its own steps (a parameter that had no gradient at step 1 is at
+  its step 1 when it first gets one): bias corrections and learning-rate decay use that count.
+
+The updates are torch's (https://pytorch.org/docs/stable/optim.html), for one parameter ``p`` with
+gradient ``g`` at its step ``t`` (counted from 1):
+
+* ``SGD``: ``g ← g + wd·p``; with momentum ``b ← g`` at t = 1, else ``b ← μ·b + g``, and then
+  ``g ← g + μ·b`` (nesterov) or ``g ← b``; ``p ← p − lr·g``. State: ``momentum_buffer`` (only
+  when μ ≠ 0).
+* ``Adam``: ``g ← g + wd·p`` (L2, into the gradient); ``m ← β1·m + (1−β1)·g``,
+  ``v ← β2·v + (1−β2)·g²``; with amsgrad ``v_max ← max(v_max, v)`` and v_max replaces v below;
+  ``p ← p − lr/(1−β1ᵗ) · m / (√v / √(1−β2ᵗ) + ε)``. State: ``exp_avg``, ``exp_avg_sq``
+  (+ ``max_exp_avg_sq``), ``step``.
+* ``AdamW``: Adam without the L2 term, and ``p ← p·(1 − lr·wd)`` first (decoupled decay).
+* ``Adagrad``: ``g ← g + wd·p``; ``lr_t = lr / (1 + (t−1)·lr_decay)``; ``s ← s + g²`` (s starts at
+  ``initial_accumulator_value``); ``p ← p − lr_t · g / (√s + ε)``. State: ``sum``, ``step``.
+* ``Lion`` (Chen et al., 2023; not in torch.optim): ``p ← p·(1 − lr·wd)``;
+  ``p ← p − lr·sign(β1·m + (1−β1)·g)``; then ``m ← β2·m + (1−β2)·g``. State: ``exp_avg``.
+
+Writing the optimizers is the exercise: ``torch.optim``'s own optimizers, their functional forms
+(``torch.optim.adam.adam``, ...) and fused kernels (``torch._fused_adam_``, ...) may not be used.
+``torch.optim.Optimizer`` itself (the base class) may.
+"""
+
+import torch
+from torch.optim import Optimizer
+
+
+class SGD(Optimizer):
+    def __init__(self, params, lr=1e-3, momentum=0.0, weight_decay=0.0, nesterov=False):
+        super().__init__(params, dict(lr=lr, momentum=momentum, weight_decay=weight_decay, nesterov=nesterov))
+
+    @torch.no_grad()
+    def step(self) -> None:
+        ### BEGIN SOLUTION
+        for group in self.param_groups:
+            lr, momentum, decay = group["lr"], group["momentum"], group["weight_decay"]
+            for p in group["params"]:
+                if p.grad is None:
+                    continue
+                grad = p.grad if decay == 0 else p.grad.add(p, alpha=decay)
+                if momentum != 0:
+                    state = self.state[p]
+                    if "momentum_buffer" not in state:
+                        state["momentum_buffer"] = grad.clone()
+                    else:
+                        state["momentum_buffer"].mul_(momentum).add_(grad)
+                    buffer = state["momentum_buffer"]
+                    grad = grad.add(buffer, alpha=momentum) if group["nesterov"] else buffer
+                p.add_(grad, alpha=-lr)
+        ### END SOLUTION
+
+
+### BEGIN SOLUTION
+
+
+def _adam_update(p, state, group, decoupled):
+    """One Adam step of ``p`` (AdamW's when ``decoupled``), its ``state`` made on first use."""
+    lr, (beta1, beta2), eps, decay = group["lr"], group["betas"], group["eps"], group["weight_decay"]
+    if not state:
+        state["step"] = 0
+        state["exp_avg"] = torch.zeros_like(p)
+        state["exp_avg_sq"] = torch.zeros_like(p)
+        if group["amsgrad"]:
+            state["max_exp_avg_sq"] = torch.zeros_like(p)
+    state["step"] += 1
+    t = state["step"]
+    grad = p.grad
+    if decay != 0 and decoupled:
+        p.mul_(1 - lr * decay)
+    elif decay != 0:
+        grad = grad.add(p, alpha=decay)
+    m, v = state["exp_avg"], state["exp_avg_sq"]
+    m.lerp_(grad, 1 - beta1)
+    v.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
+    if group["amsgrad"]:
+        torch.maximum(state["max_exp_avg_sq"], v, out=state["max_exp_avg_sq"])
+        v = state["max_exp_avg_sq"]
+    denom = (v.sqrt() / (1 - beta2**t) ** 0.5).add_(eps)
+    p.addcdiv_(m, denom, value=-lr / (1 - beta1**t))
+
+
+### END SOLUTION
+
+
+class Adam(Optimizer):
+    def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0.0, amsgrad=False):
+        hyper = dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay, amsgrad=amsgrad)
+        super().__init__(params, hyper)
+
+    @torch.no_grad()
+    def step(self) -> None:
+        ### BEGIN SOLUTION
+        for group in self.param_groups:
+            for p in group["params"]:
+                if p.grad is not None:
+                    _adam_update(p, self.state[p], group, decoupled=False)
+        ### END SOLUTION
+
+
+class AdamW(Optimizer):
+    def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=1e-2, amsgrad=False):
+        hyper = dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay, amsgrad=amsgrad)
+        super().__init__(params, hyper)
+
+    @torch.no_grad()
+    def step(self) -> None:
+        ### BEGIN SOLUTION
+        for group in self.param_groups:
+            for p in group["params"]:
+                if p.grad is not None:
+                    _adam_update(p, self.state[p], group, decoupled=True)
+        ### END SOLUTION
+
+
+class Adagrad(Optimizer):
+    def __init__(
+        self, params, lr=1e-2, lr_decay=0.0, weight_decay=0.0, initial_accumulator_value=0.0, eps=1e-10
+    ):
+        hyper = dict(
+            lr=lr,
+            lr_decay=lr_decay,
+            weight_decay=weight_decay,
+            initial_accumulator_value=initial_accumulator_value,
+            eps=eps,
+        )
+        super().__init__(params, hyper)
+
+    @torch.no_grad()
+    def step(self) -> None:
+        ### BEGIN SOLUTION
+        for group in self.param_groups:
+            for p in group["params"]:
+                if p.grad is None:
+                    continue
+                state = self.state[p]
+                if not state:
+                    state["step"] = 0
+                    state["sum"] = torch.full_like(p, group["initial_accumulator_value"])
+                state["step"] += 1
+                grad = p.grad
+                if group["weight_decay"] != 0:
+                    grad = grad.add(p, alpha=group["weight_decay"])
+                lr = group["lr"] / (1 + (state["step"] - 1) * group["lr_decay"])
+                state["sum"].addcmul_(grad, grad, value=1)
+                p.addcdiv_(grad, state["sum"].sqrt().add_(group["eps"]), value=-lr)
+        ### END SOLUTION
+
+
+class Lion(Optimizer):
+    def __init__(self, params, lr=1e-4, betas=(0.9, 0.99), weight_decay=0.0):
+        super().__init__(params, dict(lr=lr, betas=betas, weight_decay=weight_decay))
+
+    @torch.no_grad()
+    def step(self) -> None:
+        ### BEGIN SOLUTION
+        for group in self.param_groups:
+            lr, (beta1, beta2), decay = group["lr"], group["betas"], group["weight_decay"]
+            for p in group["params"]:
+                if p.grad is None:
+                    continue
+                state = self.state[p]
+                if not state:
+                    state["exp_avg"] = torch.zeros_like(p)
+                m = state["exp_avg"]
+                p.mul_(1 - lr * decay)
+                p.add_(torch.sign(m * beta1 + p.grad * (1 - beta1)), alpha=-lr)
+                m.mul_(beta2).add_(p.grad, alpha=1 - beta2)
+        ### END SOLUTION
