@@ -57,7 +57,8 @@ AMP_SCALING = frozenset(
     }
 )
 #: torch's optimizers, their functional forms and fused kernels: chapter 3 writes the optimizers
-#: itself (``torch.optim.Optimizer``, the base class, stays allowed)
+#: itself (``torch.optim.Optimizer``, the base class, stays allowed). ``"aten::..."`` patterns are
+#: operators, refused at the dispatcher (:mod:`graders.comm.operator_bans`)
 TORCH_OPTIMIZERS = frozenset(
     {
         *(
@@ -81,14 +82,11 @@ TORCH_OPTIMIZERS = frozenset(
                 "_functional",
             )
         ),
-        *(
-            f"torch.{kernel}"
-            for kernel in ("_fused_adam_", "_fused_adamw_", "_fused_sgd_", "_fused_adagrad_")
-        ),
-        *(
-            f"torch.ops.aten.{kernel}"
-            for kernel in ("_fused_adam", "_fused_adam_", "_fused_adamw_", "_fused_sgd_", "_fused_adagrad_")
-        ),
+        # the fused kernels, by every Python route (torch._fused_adam_, torch._VF, torch.ops.aten, a
+        # functional optimizer with fused=True): refused at the dispatcher
+        "aten::_fused_adam*",
+        "aten::_fused_sgd*",
+        "aten::_fused_adagrad*",
     }
 )
 #: torch's activation checkpointing: chapter 8 writes checkpoint() itself
@@ -132,7 +130,7 @@ DOORS: dict[str, str] = {
     "gc.get_referents": "walks live objects",
     "function.__new__": "builds a function from a code object",
     "code.__new__": "builds a code object",
-    "function.__code__": "rewrites a function's code",
+    "function.__code__": "reads or rewrites a function's code object",
     "ctypes": "calls native code",
     "graders.*": "imports the grading kit, whose references are the answers",
     "signal.signal": "installs a signal handler, which is handed the interrupted frame",

@@ -19,6 +19,11 @@ class Exercise:
     measured_memory: bool = False
     #: it runs on several ranks: data may travel only through the graded calls (no files, sockets)
     multi_rank: bool = True
+    #: ``"torchrun"``: its graded code is a program, run in a world torchrun's launcher starts
+    launcher: str = ""
+    #: memory findings of the static scan it may have all the same (``"item"``: an optimizer reads
+    #: its step counter with ``.item()``, as torch's own do)
+    scan_allows: frozenset[str] = frozenset()
 
     @property
     def chapter(self) -> str:
@@ -52,9 +57,22 @@ def exercises_of(
     banned: frozenset[str] = frozenset(),
     measured_memory: bool = False,
     multi_rank: bool = True,
+    launcher: str = "",
+    scan_allows: frozenset[str] = frozenset(),
 ):
     """The exercises of one module: rows of ``(name, parts, title[, symbol])``; the symbol is the
     name unless given."""
     for name, parts, title, *symbol in rows:
         symbol = symbol[0] if symbol else name
-        yield Exercise(f"{chapter}.{name}", module, symbol, parts, title, banned, measured_memory, multi_rank)
+        yield Exercise(
+            f"{chapter}.{name}",
+            module,
+            symbol,
+            parts,
+            title,
+            banned,
+            measured_memory,
+            multi_rank,
+            launcher,
+            scan_allows,
+        )

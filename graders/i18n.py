@@ -212,6 +212,12 @@ PARTS_VI = {
     "round_trip": "khứ hồi",
     "balance": "cân bằng",
     "state": "state",
+    "none": "không tính lại",
+    "selective": "tính lại chọn lọc",
+    "full": "tính lại toàn bộ",
+    "errors": "báo lỗi",
+    "shards": "phân mảnh dữ liệu",
+    "rank0": "chỉ rank 0",
 }
 
 

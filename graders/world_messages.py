@@ -182,7 +182,10 @@ _DOORS: dict[str, dict[str, str]] = {
         "vi": "tạo một hàm từ một code object",
     },
     "banned:door:code.__new__": {"en": "builds a code object", "vi": "tạo một code object"},
-    "banned:door:function.__code__": {"en": "rewrites a function's code", "vi": "viết lại code của một hàm"},
+    "banned:door:function.__code__": {
+        "en": "reads or rewrites a function's code object",
+        "vi": "đọc hoặc viết lại đối tượng code của một hàm",
+    },
     "banned:door:ctypes": {"en": "calls native code", "vi": "gọi mã native"},
     "banned:door:graders.*": {
         "en": "imports the grading kit, whose references are the answers",

@@ -69,6 +69,10 @@ RING_PARTS = {
     "ch9.zigzag_ring_attention": ("result",),
 }
 CH10_EXERCISES = [e.id for e in CHAPTERS["ch10"].exercises]
+CH3_EXERCISES = [e.id for e in CHAPTERS["ch3"].exercises]
+OPTIMIZER_PARTS = ("result", "state")
+MORE_STATE = "more than the"
+OUTSIDE_STORAGES = "goes around the graders' guard"
 
 
 ROWS = [
@@ -413,6 +417,72 @@ ROWS = [
         "ch8.mixed_precision_trainer",
         {"memory": "B alive; the 16-bit parameters, their fp32 masters"},
     ),
+    # -- chapter 3: an honest alternative (every exercise of the chapter) -----------------------
+    *(Verdict("ch3/honest_alternative", exercise, FULL) for exercise in CH3_EXERCISES),
+    # -- chapter 3: torch's optimizers, by any route, are not the student's ----------------------
+    Verdict("ch3/_cheat_subclass_adam", "ch3.adam", dict.fromkeys(OPTIMIZER_PARTS, "torch.optim.adam.Adam")),
+    Verdict(
+        "ch3/_cheat_step_alias_sgd", "ch3.sgd", dict.fromkeys(OPTIMIZER_PARTS, "torch.optim.sgd.SGD.step")
+    ),
+    Verdict("ch3/_cheat_functional_sgd", "ch3.sgd", dict.fromkeys(OPTIMIZER_PARTS, "torch.optim.sgd")),
+    Verdict("ch3/_cheat_importlib_sgd", "ch3.sgd", dict.fromkeys(OPTIMIZER_PARTS, "torch.optim.sgd")),
+    Verdict("ch3/_cheat_sys_modules_adam", "ch3.adam", dict.fromkeys(OPTIMIZER_PARTS, "torch.optim.adam")),
+    Verdict(
+        "ch3/_cheat_getattr_in_step_adamw", "ch3.adamw", dict.fromkeys(OPTIMIZER_PARTS, "torch.optim.adamw")
+    ),
+    Verdict(
+        "ch3/_cheat_subclasses_door_adagrad",
+        "ch3.adagrad",
+        dict.fromkeys(OPTIMIZER_PARTS, "torch.optim.adagrad"),
+    ),
+    # -- chapter 3: the fused kernels are refused at the dispatcher, by every Python route -------
+    Verdict("ch3/_cheat_fused_sgd_inplace", "ch3.sgd", dict.fromkeys(OPTIMIZER_PARTS, "aten._fused_sgd_")),
+    Verdict("ch3/_cheat_fused_functional_sgd", "ch3.sgd", dict.fromkeys(OPTIMIZER_PARTS, "aten._fused_sgd")),
+    Verdict(
+        "ch3/_cheat_fused_functional_adamw", "ch3.adamw", dict.fromkeys(OPTIMIZER_PARTS, "aten._fused_adamw")
+    ),
+    Verdict("ch3/_cheat_aten_fused_adam", "ch3.adam", dict.fromkeys(OPTIMIZER_PARTS, "aten._fused_adam_")),
+    Verdict("ch3/_cheat_fused_vf_adam", "ch3.adam", dict.fromkeys(OPTIMIZER_PARTS, "aten._fused_adam_")),
+    # -- chapter 3: the guard's own refusal, and the kit's reference, are out of reach -----------
+    Verdict(
+        "ch3/_cheat_guard_lift_adagrad",
+        "ch3.adagrad",
+        dict.fromkeys(OPTIMIZER_PARTS, "function's code object"),
+    ),
+    Verdict(
+        "ch3/_cheat_lion_kit_reference", "ch3.lion", dict.fromkeys(OPTIMIZER_PARTS, "graders.chapters.ch3")
+    ),
+    Verdict(
+        "ch3/_cheat_state_memory_kit",
+        "ch3.optimizer_state_bytes",
+        {"measured": "module table"},
+        static_only=True,  # the kit's own measurement, reached through vars(sys), runs as the kit
+    ),
+    Verdict(
+        "ch3/_cheat_state_memory_kit",
+        "ch3.bytes_per_param",
+        {"measured": "module table"},
+        static_only=True,
+    ),
+    Verdict("ch3/_cheat_state_bytes_measured", "ch3.optimizer_state_bytes", {"measured": "torch.optim.adam"}),
+    # -- chapter 3: state kept beyond what the update needs is found wherever it lives ------------
+    Verdict("ch3/_cheat_state_closure", "ch3.lion", {"state": MORE_STATE}),
+    Verdict("ch3/_cheat_state_class_attr", "ch3.lion", {"state": MORE_STATE}),
+    Verdict("ch3/_cheat_state_module_global", "ch3.lion", {"state": MORE_STATE}),
+    Verdict("ch3/_cheat_state_param_tail", "ch3.lion", {"state": MORE_STATE}),
+    *(
+        Verdict("ch3/_cheat_state_import_arena", f"ch3.{name}", {"state": MORE_STATE})
+        for name in ("sgd", "adam", "adamw", "adagrad", "lion")
+    ),
+    *(
+        Verdict(f"ch3/_cheat_state_{kind}", "ch3.lion", {"state": fragment}, static_only=True)
+        for kind, fragment in (
+            ("numpy", "numpy"),
+            ("list", ".tolist()"),
+            ("bytes", "numpy"),
+            ("file", "serialises tensors"),
+        )
+    ),
     # -- chapter 9: an honest alternative (every exercise of the chapter) -----------------------
     *(Verdict("ch9/honest_alternative", exercise, FULL) for exercise in CH9_EXERCISES),
     # -- chapter 9: blockwise attention never makes the seq × seq scores, and not by SDPA --------
@@ -563,7 +633,7 @@ def test_verdict(row: Verdict, harness):
 def test_every_sample_has_a_row_and_says_what_it_is():
     folders = {
         str(path.parent.relative_to(SAMPLES))
-        for chapter in ("ch2/_redteam", "ch4", "ch5", "ch6", "ch7", "ch8", "ch9", "ch10")
+        for chapter in ("ch2/_redteam", "ch3", "ch4", "ch5", "ch6", "ch7", "ch8", "ch9", "ch10")
         for path in (SAMPLES / chapter).glob("*/*.py")
     }
     assert folders == {row.sample for row in ROWS}

@@ -54,7 +54,7 @@ def test_helpers_are_followed():
 
 def test_dynamic_imports_module_table_and_setattr():
     assert "imports modules dynamically (__import__)" in findings("dynamic")
-    assert "edits the module table (sys.modules)" in findings("dynamic")
+    assert "reaches the module table (sys.modules)" in findings("dynamic")
     assert "changes torch with setattr()" in findings("patcher")
 
 
@@ -181,3 +181,56 @@ def test_torchs_collective_operators_are_bypasses():
         "reaches torch's operator registry (torch._ops)",
     ]
     assert reasons("own_ops") == []  # an attribute of one's own called _ops is ordinary code
+
+
+TABLE = """
+import os
+import sys as system
+import torch
+
+
+def by_vars():
+    return vars(system)["modules"]
+
+
+def by_getattr():
+    return getattr(system, "modules")
+
+
+def by_namespace():
+    return system.__dict__
+
+
+def through_os():
+    return os.sys
+
+
+def folded(fn):
+    return getattr(fn, "_" * 2 + "code" + "_" * 2)
+
+
+def vf(x):
+    return torch._VF._fused_adam_(x)
+
+
+def ordinary(model):
+    return list(model.modules()), model.named_modules()
+"""
+
+
+def test_the_module_table_and_folded_names_are_bypasses():
+    def of(function):
+        return [
+            f.reason for f in scan_source(TABLE).findings if f.function == function and f.severity == BYPASS
+        ]
+
+    assert "reads the sys module with vars(), the module table included" in of("by_vars")
+    assert "looks up the module table (sys.modules) by name" in of("by_vars")
+    assert of("by_getattr") == ["reads the sys module with getattr(), the module table included"] + [
+        "reaches the module table (sys.modules)"
+    ]
+    assert of("by_namespace") == ["reads the sys module's namespace, the module table in it"]
+    assert of("through_os") == ["reaches the sys module through another module (os.sys)"]
+    assert of("folded") == ["assembles the name of a hidden attribute for getattr()"]
+    assert of("vf") == ["calls torch's C bindings directly (torch._VF)"]
+    assert of("ordinary") == []  # model.modules() is a method call, not the module table

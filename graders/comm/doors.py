@@ -80,6 +80,8 @@ class Doors:
             return event, True
         if event == "object.__getattr__" and len(args) > 1 and args[1] in _FRAME_ATTRIBUTES:
             return "frame", True
+        if event == "object.__getattr__" and len(args) > 1 and args[1] == "__code__":
+            return "function.__code__", True  # the guard's swapped code holds its refusal
         if event in _ACTION_EVENTS:
             return _ACTION_EVENTS[event], False
         if event == "object.__setattr__" and len(args) > 1 and args[1] == "__code__":

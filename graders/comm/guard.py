@@ -114,11 +114,11 @@ class ObjectBans:
         """Whether graded code is behind the call running in ``frame`` (see :mod:`.callers`)."""
         return graded_request(frame, self.recorder.site_root, skip_files=(__file__, SWAPPED_FILE))
 
-    def refuse(self, dotted: str, why: str = "") -> None:
+    def refuse(self, dotted: str, why: str = "", *, site: str = "") -> None:
         if not why and dotted in DOORS:
             why = f"it {DOORS[dotted]}; {WHY_DOORS}"
         recorder = self.recorder
-        site = recorder._student_site()
+        site = site or recorder._student_site()
         recorder.events.append(("banned:" + dotted, 0, -1, (), time.perf_counter_ns(), site))
         raise BannedCallError(dotted, recorder.exercise, site, why)
 

@@ -45,6 +45,7 @@ from graders.comm.calls import (
 )
 from graders.comm.doors import Doors
 from graders.comm.guard import ObjectBans, clone, swap_code
+from graders.comm.operator_bans import OperatorBans, operator_patterns
 from graders.errors import BannedCallError
 
 COLLECTIVES = tuple(sorted(catalog.COLLECTIVES))
@@ -59,6 +60,10 @@ _PROCESS_GROUP_CLASSES = tuple(
     for cls in vars(_c10d).values()
     if isinstance(cls, type) and (issubclass(cls, (_c10d.ProcessGroup, _c10d.Backend)))
 )
+#: The functions that make and end process groups: not traced, but run from a kit frame, so that
+#: the ProcessGroup methods they call themselves (``shutdown`` in ``destroy_process_group``) are
+#: torch's doing, not graded code's (a graded program makes and ends its own process group)
+LIFECYCLE = ("init_process_group", "destroy_process_group", "new_group", "new_subgroups")
 #: Untraced copies of them, for the kit's own code in workers
 REAL: dict[str, Callable[..., Any]] = {name: clone(fn) for name, fn in _PUBLIC.items()}
 # Positional names for the arguments the recorder needs, per op.
@@ -84,6 +89,22 @@ class _Traced:
         return self.original(*args, **kwargs)
 
 
+class _Lifecycle:
+    """What a process-group lifecycle function runs: the original, from a kit frame. With
+    ``recorder.keep_groups``, the groups it makes are kept alive as long as the process (see
+    :attr:`Recorder.keep_groups`)."""
+
+    def __init__(self, recorder: Recorder, name: str, original: Callable) -> None:
+        self.recorder, self.name, self.original = recorder, name, original
+
+    def __call__(self, args: tuple, kwargs: dict):
+        made = self.original(*args, **kwargs)
+        if self.recorder.keep_groups and self.name != "destroy_process_group":
+            default = dist.GroupMember.WORLD
+            self.recorder.kept_groups += [g for g in (made, default) if g is not None]
+        return made
+
+
 class Recorder:
     """Per-worker recorder; one instance lives in each worker process."""
 
@@ -103,6 +124,11 @@ class Recorder:
         self.on_gathered: Callable | None = None  # (output tensors, site) of every all-gather
         #: hand the backend aliases of graded code's buffers (graders.comm.backend_hold)
         self.release_buffers = False
+        #: keep every process group graded code makes alive, as long as the process: a gloo group
+        #: freed while one of its threads still ends a work (and wants the GIL its destructor,
+        #: joining that thread, holds) deadlocks; a launched rank exits without freeing them
+        self.keep_groups = False
+        self.kept_groups: list = []
         self._wait = self._waiting_function()
 
     # -- lifecycle -------------------------------------------------------------------------
@@ -114,6 +140,9 @@ class Recorder:
                 chain.append(chain[-1].__wrapped__)
             for fn in chain:
                 fn.__code__ = swap_code(fn, _Traced(self, name, clone(fn)))
+        for name in LIFECYCLE:
+            fn = getattr(dist, name)
+            fn.__code__ = swap_code(fn, _Lifecycle(self, name, clone(fn)))
         self.doors.install()
 
     def begin(
@@ -133,7 +162,7 @@ class Recorder:
         for name in sorted(banned):
             if name.endswith(".*"):
                 self.bans.ban_tree(name[:-2])
-            elif "." in name:
+            elif "." in name and "::" not in name:
                 self.bans.ban(name)
         doors = catalog.DOOR_OBJECTS | (catalog.SIDE_CHANNEL_OBJECTS if side_channels else {})
         for name, door in sorted(doors.items()):
@@ -143,6 +172,9 @@ class Recorder:
         trees = tuple(name[:-2] for name in banned if name.endswith(".*"))
         if trees:
             self._ban_imports(trees)
+        patterns = operator_patterns(banned)
+        if patterns:  # left with the student block's modes (``TaskContext._guarded``)
+            OperatorBans(self.bans, patterns).__enter__()
         self.doors.open(side_channels=side_channels)
         self.active = True
 

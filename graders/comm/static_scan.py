@@ -18,138 +18,33 @@ for the teacher's integrity review.
 from __future__ import annotations
 
 import ast
-import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from graders.comm.scan_rules import (
+    _ATTRIBUTE_CALLS,
+    _BANNED_ATTRS,
+    _BANNED_CALLS,
+    _BANNED_METHODS,
+    _BANNED_MODULES,
+    _DOOR_FRAGMENT,
+    _DOOR_NAMES,
+    _FRAME_PREFIXES,
+    _INSPECT_FRAME_CALLS,
+    _MEMORY_CALLS,
+    _MEMORY_MODULES,
+    _REVIEW_CALLS,
+    _REVIEW_MODULES,
+    _SCRAMBLERS,
+    _SIGNAL_CALLS,
+    _TORCH_ROOTS,
+)
 from graders.errors import TODO_MARKER
 
 BYPASS = "bypass"
 MEMORY = "memory"
 REVIEW = "review"
-
-_BANNED_MODULES = {
-    "ctypes": "loads native code (ctypes)",
-    "cffi": "loads native code (cffi)",
-    "importlib": "imports modules dynamically (importlib)",
-    "builtins": "touches Python's builtins",
-    "torch.distributed.distributed_c10d": "reaches torch.distributed's internals (distributed_c10d)",
-    "torch._C": "calls torch's C bindings directly",
-    "torch.distributed._functional_collectives": "uses functional collectives behind the guard",
-    "torch.utils._python_dispatch": "steps out of the kit's dispatch modes (torch.utils._python_dispatch)",
-    "torch._ops": "reaches torch's operator registry (torch._ops)",
-    "graders": "imports the grading kit, whose references are the answers",
-}
-#: where memory lives outside torch's storages, which the live ledger counts
-_MEMORY_MODULES = {
-    "numpy": "keeps data in numpy arrays",
-    "pickle": "serialises tensors (pickle)",
-    "marshal": "serialises data (marshal)",
-    "shelve": "stores data in a shelf",
-    "array": "keeps data in Python arrays",
-    "mmap": "maps memory by hand (mmap)",
-    "threading": "runs code in another thread",
-    "_thread": "runs code in another thread",
-    "concurrent": "runs code in another thread or process",
-}
-_MEMORY_CALLS = {
-    "tolist": "copies a tensor into Python lists (.tolist())",
-    "numpy": "views a tensor as a numpy array (.numpy())",
-    "tobytes": "copies data into bytes (.tobytes())",
-    "frombuffer": "builds a tensor over a foreign buffer (frombuffer)",
-    "UntypedStorage": "allocates a storage by hand",
-    "TypedStorage": "allocates a storage by hand",
-    "open": "writes data to files",
-    "item": "copies tensor elements into Python numbers (.item())",
-    "BytesIO": "keeps data in a bytes buffer (io.BytesIO)",
-    "StringIO": "keeps data in a string buffer (io.StringIO)",
-    "save": "serialises tensors (save)",
-    "load": "deserialises tensors (load)",
-}
-_REVIEW_MODULES = {
-    "gc": "walks live objects (gc)",
-    "inspect": "inspects frames (inspect)",
-    "subprocess": "starts processes (subprocess)",
-    "socket": "opens sockets",
-    "multiprocessing": "starts processes (multiprocessing)",
-}
-#: ProcessGroup methods, by attribute syntax (their torch.distributed namesakes are recorded)
-_PG_METHODS = "allreduce allgather alltoall alltoall_base _allgather_base _reduce_scatter_base recv_anysource"
-_PG_METHODS = (*_PG_METHODS.split(), "allreduce_coalesced", "allgather_coalesced")
-_BANNED_ATTRS = {
-    "distributed_c10d": "reaches torch.distributed's internals (distributed_c10d)",
-    "_get_default_group": "reaches the default ProcessGroup object",
-    "_world": "reaches torch.distributed's global state",
-    "_C": "calls torch's C bindings directly",
-    "_functional_collectives": "uses functional collectives behind the guard",
-    "_c10d_functional": "calls collective operators behind the guard (torch.ops._c10d_functional)",
-    "_c10d_functional_autograd": "calls collective operators behind the guard (torch.ops._c10d_functional)",
-    "c10d": "calls collective operators behind the guard (torch.ops.c10d)",
-    "_OpNamespace": "builds an operator namespace by hand (torch._ops._OpNamespace)",
-    "_get_packet": "looks up operators by hand (torch._ops._get_packet)",
-    **{name: f"calls a ProcessGroup method ({name})" for name in _PG_METHODS},
-    "modules": None,  # only as sys.modules, handled below
-    # the doors around the guard: what a banned object or the grader's state is one step from
-    "__wrapped__": "unwraps a function to reach what it wraps (__wrapped__)",
-    "__subclasses__": "walks a class's subclasses (__subclasses__)",
-    "__globals__": "reads a function's module globals (__globals__)",
-    "__closure__": "reads a function's closure (__closure__)",
-    "cell_contents": "reads a closure cell (cell_contents)",
-    "__code__": "reads or rewrites a function's code (__code__)",
-    "f_back": "walks up the call stack (f_back)",
-    "f_locals": "reads a frame's variables (f_locals)",
-    "f_globals": "reads a frame's globals (f_globals)",
-    "f_builtins": "reads a frame's builtins (f_builtins)",
-    "tb_frame": "reads a frame through a traceback (tb_frame)",
-    "gi_frame": "reads a generator's frame (gi_frame)",
-    "cr_frame": "reads a coroutine's frame (cr_frame)",
-    "ag_frame": "reads a generator's frame (ag_frame)",
-    "_python_dispatch": "steps out of the kit's dispatch modes (torch.utils._python_dispatch)",
-}
-_BANNED_CALLS = {
-    "__import__": "imports modules dynamically (__import__)",
-    "eval": "evaluates code (eval)",
-    "exec": "executes code (exec)",
-    "compile": "compiles code (compile)",
-}
-#: calls of these names, on any object, go around the guard
-_BANNED_METHODS = {
-    "_getframe": "reads the interpreter's frames (sys._getframe)",
-    "_current_frames": "reads the interpreter's frames (sys._current_frames)",
-    "currentframe": "reads the interpreter's frames (inspect.currentframe)",
-    "getouterframes": "reads the interpreter's frames (inspect.getouterframes)",
-    "getinnerframes": "reads the interpreter's frames (inspect.getinnerframes)",
-    "walk_stack": "reads the interpreter's frames (traceback.walk_stack)",
-    "walk_tb": "reads the interpreter's frames (traceback.walk_tb)",
-    "settrace": "traces the interpreter (settrace)",
-    "setprofile": "traces the interpreter (setprofile)",
-    "get_objects": "walks every live object (gc.get_objects)",
-    "get_referrers": "walks live objects (gc.get_referrers)",
-    "get_referents": "walks live objects (gc.get_referents)",
-    "FunctionType": "builds a function from a code object (types.FunctionType)",
-    "CodeType": "builds a code object (types.CodeType)",
-    "attrgetter": "reads attributes by name (operator.attrgetter), the doors' names included",
-    "methodcaller": "calls methods by name (operator.methodcaller)",
-    "getclosurevars": "reads a function's closure (inspect.getclosurevars)",
-    "get_group_store": "takes the store every rank shares (ProcessGroup.get_group_store)",
-}
-#: attribute names that are doors wherever they appear as a string (handed to any attribute reader)
-_DOOR_NAMES = frozenset(
-    name for name in _BANNED_ATTRS if name.startswith(("__", "f_", "tb_", "gi_", "cr_", "ag_", "cell_"))
-)
-#: ``inspect.<name>()`` reads frames (elsewhere, ``stack`` is just ``torch.stack``)
-_INSPECT_FRAME_CALLS = {"stack", "trace"}
-#: attribute names read by a computed or constant ``getattr``, ``setattr``, ``delattr`` or ``vars``
-_ATTRIBUTE_CALLS = ("getattr", "setattr", "delattr", "hasattr")
-_FRAME_PREFIXES = ("f_", "tb_", "gi_", "cr_", "ag_")
-#: pieces of the doors' names, and the calls that hide a name (``chr(95) * 2 + "closure"``)
-_DOOR_FRAGMENT = re.compile(r"frame|closure|globals|c10d|dispatch|wrapped|subclass|builtin|import|recorder")
-_SCRAMBLERS = {"chr", "join", "replace", "format", "decode", "encode", "reversed", "bytes", "fromhex"}
-_REVIEW_CALLS = {"_exit": "ends the process (os._exit)"}
-#: ``signal.<name>()``: a handler is handed the interrupted frame, the grader's
-_SIGNAL_CALLS = {"signal", "setitimer", "alarm"}
-_TORCH_ROOTS = {"torch"}
 
 
 @dataclass(frozen=True)
@@ -158,6 +53,7 @@ class Finding:
     function: str  # "" for module level
     severity: str
     reason: str
+    what: str = ""  # the call or module it is about (an exercise may allow some: ``Exercise.scan_allows``)
 
     def __str__(self) -> str:
         where = f"in {self.function}" if self.function else "at module level"
@@ -194,6 +90,8 @@ class _Scanner(ast.NodeVisitor):
         self.calls: dict[str, set[str]] = {}
         self.scope: list[str] = []
         self.torch_aliases: set[str] = set(_TORCH_ROOTS)
+        self.sys_aliases: set[str] = {"sys"}
+        self._called: set[int] = set()  # attribute nodes that are called (``model.modules()``)
         self.untouched: set[str] = set()
         self.siblings: list[str] = []
 
@@ -201,8 +99,8 @@ class _Scanner(ast.NodeVisitor):
     def function(self) -> str:
         return ".".join(self.scope)
 
-    def flag(self, node: ast.AST, severity: str, reason: str) -> None:
-        self.findings.append(Finding(getattr(node, "lineno", 0), self.function, severity, reason))
+    def flag(self, node: ast.AST, severity: str, reason: str, what: str = "") -> None:
+        self.findings.append(Finding(getattr(node, "lineno", 0), self.function, severity, reason, what))
 
     # scopes
     def _visit_scope(self, node, name: str) -> None:
@@ -230,13 +128,15 @@ class _Scanner(ast.NodeVisitor):
         if root in _REVIEW_MODULES:
             self.flag(node, REVIEW, _REVIEW_MODULES[root])
         if root in _MEMORY_MODULES:
-            self.flag(node, MEMORY, _MEMORY_MODULES[root])
+            self.flag(node, MEMORY, _MEMORY_MODULES[root], root)
 
     def visit_Import(self, node: ast.Import) -> None:
         for alias in node.names:
             self._check_module(node, alias.name)
             if alias.name.split(".")[0] == "torch":
                 self.torch_aliases.add(alias.asname or alias.name.split(".")[0])
+            if alias.name == "sys":
+                self.sys_aliases.add(alias.asname or "sys")
         self.generic_visit(node)
 
     def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
@@ -261,14 +161,22 @@ class _Scanner(ast.NodeVisitor):
         self.generic_visit(node)
 
     def visit_Attribute(self, node: ast.Attribute) -> None:
-        if node.attr == "modules" and isinstance(node.value, ast.Name) and node.value.id == "sys":
-            self.flag(node, BYPASS, "edits the module table (sys.modules)")
+        if node.attr == "modules" and id(node) not in self._called:
+            self.flag(node, BYPASS, "reaches the module table (sys.modules)")
+        elif node.attr == "__dict__" and self._is_sys(node.value):
+            self.flag(node, BYPASS, "reads the sys module's namespace, the module table in it")
         elif _BANNED_ATTRS.get(node.attr):
             self.flag(node, BYPASS, _BANNED_ATTRS[node.attr])
         elif node.attr == "_ops" and self._rooted_in_torch(node.value):
             self.flag(node, BYPASS, "reaches torch's operator registry (torch._ops)")
         elif node.attr == "__dict__" and self._rooted_in_torch(node.value):
             self.flag(node, BYPASS, "edits torch's namespace through __dict__")
+        self.generic_visit(node)
+
+    def visit_Subscript(self, node: ast.Subscript) -> None:
+        key = node.slice
+        if isinstance(key, ast.Constant) and key.value == "modules":
+            self.flag(node, BYPASS, "looks up the module table (sys.modules) by name")
         self.generic_visit(node)
 
     def visit_Constant(self, node: ast.Constant) -> None:
@@ -289,7 +197,12 @@ class _Scanner(ast.NodeVisitor):
         if name in _REVIEW_CALLS:
             self.flag(node, REVIEW, _REVIEW_CALLS[name])
         if name in _MEMORY_CALLS:
-            self.flag(node, MEMORY, _MEMORY_CALLS[name])
+            self.flag(node, MEMORY, _MEMORY_CALLS[name], name)
+        if isinstance(func, ast.Attribute):
+            self._called.add(id(func))
+        if name in ("vars", *_ATTRIBUTE_CALLS) and isinstance(func, ast.Name) and node.args:
+            if self._is_sys(node.args[0]):
+                self.flag(node, BYPASS, f"reads the sys module with {name}(), the module table included")
         if name in ("setattr", "delattr") and node.args and self._rooted_in_torch(node.args[0]):
             self.flag(node, BYPASS, f"changes torch with {name}()")
         if _named(func, "vars") and node.args and self._rooted_in_torch(node.args[0]):
@@ -302,8 +215,11 @@ class _Scanner(ast.NodeVisitor):
         """``getattr(x, "__closure__")`` is the door itself, and so is a name assembled from
         pieces of a dunder or frame attribute (``"__clo" + "sure__"``); ``getattr(x, name)``
         and ``getattr(self, f"layer{i}")`` are ordinary code."""
-        if isinstance(attribute, ast.Constant) and isinstance(attribute.value, str):
-            reason = _BANNED_ATTRS.get(attribute.value)
+        folded = _folded(attribute)
+        if isinstance(attribute, ast.Constant) and isinstance(folded, str):
+            reason = _BANNED_ATTRS.get(folded) or (
+                "reaches the module table (sys.modules)" if folded == "modules" else ""
+            )
             if reason:
                 self.flag(node, BYPASS, reason)
             return
@@ -312,6 +228,9 @@ class _Scanner(ast.NodeVisitor):
         scrambled = any(isinstance(c, ast.Call) and _call_name(c) in _SCRAMBLERS for c in parts)
         scrambled |= any(isinstance(c, ast.Slice) and c.step is not None for c in parts)
         doors = any("__" in p or p.startswith(_FRAME_PREFIXES) or _DOOR_FRAGMENT.search(p) for p in pieces)
+        doors |= isinstance(folded, str) and (
+            folded in _BANNED_ATTRS or folded.startswith(("__", *_FRAME_PREFIXES))
+        )
         if scrambled or doors:
             self.flag(node, BYPASS, f"assembles the name of a hidden attribute for {call}()")
 
@@ -339,10 +258,30 @@ class _Scanner(ast.NodeVisitor):
             self._check_target(target)
         self.generic_visit(node)
 
+    def _is_sys(self, node: ast.AST) -> bool:
+        return isinstance(node, ast.Name) and node.id in self.sys_aliases
+
     def _rooted_in_torch(self, node: ast.AST) -> bool:
         while isinstance(node, ast.Attribute):
             node = node.value
         return isinstance(node, ast.Name) and node.id in self.torch_aliases
+
+
+def _folded(node: ast.AST):
+    """The value of an expression of constants joined by ``+`` and ``*`` (``"_" * 2 + "code"``),
+    or None when it is not one."""
+    if isinstance(node, ast.Constant):
+        return node.value
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add | ast.Mult):
+        left, right = _folded(node.left), _folded(node.right)
+        if left is None or right is None:
+            return None
+        try:
+            value = left + right if isinstance(node.op, ast.Add) else left * right
+        except TypeError:
+            return None
+        return value if not isinstance(value, str) or len(value) < 200 else None
+    return None
 
 
 def _call_name(node: ast.Call) -> str:

@@ -86,6 +86,30 @@ def _become_rank(rank: int, conn_fd: int, request: dict) -> None:
     os._exit(0)
 
 
+def _launch(ctrl: socket.socket, request: dict) -> None:
+    """Fork the agent of a launched world (:func:`graders.world.launched.serve_launch`), the
+    leader of a new process group its ranks join."""
+    pid = os.fork()
+    if pid == 0:  # the agent
+        try:
+            ctrl.close()
+            os.setpgid(0, 0)
+            log_fd = os.open(os.path.join(request["dir"], "agent.log"), os.O_WRONLY | os.O_CREAT, 0o644)
+            redirect_output(log_fd)
+            os.chdir(request["dir"])
+            die_with_parent()
+            from graders.world.launched import serve_launch
+
+            serve_launch(request)
+        finally:
+            os._exit(70)
+    try:
+        os.setpgid(pid, pid)
+    except OSError:
+        pass  # the agent already did it, or already exited
+    send_msg(ctrl, {"pid": pid, "pgid": pid})
+
+
 def serve(ctrl_fd: int) -> None:
     from graders.world.worker import preload
 
@@ -97,6 +121,8 @@ def _handle(ctrl: socket.socket, request: dict, fds: list[int]) -> None:
     op = request["op"]
     if op == "spawn":
         _spawn_world(ctrl, request)
+    elif op == "launch":
+        _launch(ctrl, request)
     elif op == "status":
         end = time.monotonic() + request.get("wait", 0)
         pids = request["pids"]
@@ -230,6 +256,14 @@ class ForkServer:
             info, fds = recv_msg(self.sock)
             ranks.append((info["pid"], info["pgid"], Connection(fds[0])))
         return ranks
+
+    def launch(self, size: int, world_dir: str, message: dict) -> tuple[int, int]:
+        """Fork the agent of a launched world of ``size`` ranks running ``message``'s task;
+        returns ``(pid, pgid)`` of the agent."""
+        self.wait_ready()
+        send_msg(self.sock, {"op": "launch", "size": size, "dir": world_dir, "message": message})
+        info, _ = recv_msg(self.sock)
+        return info["pid"], info["pgid"]
 
     def exit_statuses(self, pids: list[int], wait_s: float) -> dict[int, int | None]:
         send_msg(self.sock, {"op": "status", "pids": pids, "wait": wait_s})

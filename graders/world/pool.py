@@ -28,10 +28,13 @@ from graders.errors import (
 from graders.messages import Text, each_lang, in_lang, labelled, say
 from graders.world import gloo_errors, reports
 from graders.world.fork_server import ForkServer
+from graders.world.launched_world import LaunchedWorld
 from graders.world.process_world import Collected, ProcessWorld
 from graders.world.task import TaskSpec, spec_of
 
 ERROR_GRACE = 1.0
+#: a launched world's deadline, in task deadlines: its launcher's rendezvous, and a whole program
+LAUNCH_DEADLINE_FACTOR = 3
 
 
 @dataclass
@@ -106,10 +109,25 @@ class WorldPool:
         location = impl.location(chapter)
         size = case.world_size
         deadline = self.deadline if deadline is None else deadline
+        message = {"task": spec.ref, "case": case, "location": location, "seed": seed}
+        if spec.launcher == "torchrun":
+            return self._run_launched(message, spec, deadline * LAUNCH_DEADLINE_FACTOR, case)
         world = self.world(size)
-        world.send({"task": spec.ref, "case": case, "location": location, "seed": seed})
+        world.send(message)
         collected = world.collect(deadline, ERROR_GRACE)
-        return self._interpret(world, collected, spec, location[1], deadline, case)
+        restart = lambda: self.restart(world.size)  # noqa: E731
+        return self._interpret(world, collected, spec, location[1], deadline, case, restart)
+
+    def _run_launched(self, message: dict, spec: TaskSpec, deadline: float, case) -> RunResult:
+        """The task in a world torchrun's launcher starts for it alone (:mod:`.launched_world`)."""
+        world = LaunchedWorld(case.world_size, self.fork_server, self.base_dir)
+        world.start_task(message)
+        student_dir = message["location"][1]
+        try:
+            collected = world.collect(deadline, ERROR_GRACE)
+            return self._interpret(world, collected, spec, student_dir, deadline, case, lambda: None)
+        finally:
+            world.kill()
 
     def _interpret(
         self,
@@ -119,34 +137,37 @@ class WorldPool:
         student_dir: str,
         deadline: float,
         case,
+        restart,
     ) -> RunResult:
+        """The replies as a :class:`RunResult`, or the failure they show; ``restart()`` replaces a
+        world the task broke."""
         example = labelled("example", repr(case))
         members = getattr(case, "ranks", None)
         if collected.crashed:
             report = reports.crash_report(world, collected, student_dir, spec.exercise, members)
-            self.restart(world.size)
+            restart()
             raise RankCrash(report + example)
         replies = collected.replies
         todo = [r for r in replies if r is not None and ("todo" in r or "missing" in r)]
         if collected.pending:
             if todo:
-                self.restart(world.size)
+                restart()
                 raise NotStarted(spec.exercise, _todo_detail(todo[0]))
             finished = Traces([parse(r.get("trace", [])) if r else [] for r in replies])
             if finished.banned():  # a refused call ended a rank: that, not the wait, is the verdict
-                self.restart(world.size)
+                restart()
                 _raise_for_banned(finished, spec, example)
             if collected.timed_out:
                 report = reports.hang_report(world, collected, student_dir, deadline, spec.exercise, members)
-                self.restart(world.size)
+                restart()
                 raise TaskHang(report + example)
             report = reports.stuck_after_error_report(world, collected, student_dir, spec.exercise, members)
-            self.restart(world.size)
+            restart()
             raise RankErrorWithStuckPeers(report + example)
 
         traces = Traces([parse(r.get("trace", [])) for r in replies])
         if traces.unmatched() or any("dirty" in r for r in replies):
-            self.restart(world.size)
+            restart()
         if todo:
             raise NotStarted(spec.exercise, _todo_detail(todo[0]))
         _raise_for_banned(traces, spec, example)

@@ -92,6 +92,40 @@ def import_student_module(location: ImplLocation, module: str) -> types.ModuleTy
     return sys.modules.get(name) or importlib.import_module(name)
 
 
+def _defined_in(fn, root: str) -> bool:
+    """Whether the function ``fn`` (unwrapped through ``__wrapped__``: ``@torch.no_grad()``) has
+    its code in the folder ``root``."""
+    seen = set()
+    while fn is not None and id(fn) not in seen:
+        seen.add(id(fn))
+        code = getattr(fn, "__code__", None)
+        if code is not None and code.co_filename.startswith(root):
+            return True
+        fn = getattr(fn, "__wrapped__", None)
+    return False
+
+
+def foreign_code(cls: type, root: str, bases: tuple[type, ...]) -> str:
+    """The dotted name of the first class of ``cls``'s MRO, or of the first method of it, that is
+    neither in ``bases`` nor defined in the folder ``root``; ``""`` when there is none."""
+    for klass in cls.__mro__:
+        if klass in bases:
+            continue
+        module = sys.modules.get(klass.__module__)
+        source = getattr(module, "__file__", "") or ""
+        if not source.startswith(root):
+            return f"{klass.__module__}.{klass.__qualname__}"
+        for attr, value in vars(klass).items():
+            if isinstance(value, staticmethod | classmethod):
+                value = value.__func__
+            if callable(value) and not isinstance(value, type) and not _defined_in(value, root):
+                defined = any(attr in vars(base) and vars(base)[attr] is value for base in bases)
+                if not defined:
+                    owner = getattr(value, "__module__", "") or klass.__module__
+                    return f"{owner}.{getattr(value, '__qualname__', attr)}"
+    return ""
+
+
 #: what Python itself adds to a module or class as it runs: the warnings it showed, and copyreg's
 #: cache of a class's slots (made the first time an object of it is pickled: *_object collectives)
 _PYTHON_CACHES = frozenset({"__warningregistry__", "__slotnames__"})

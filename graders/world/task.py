@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import os
+import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from types import ModuleType
@@ -34,6 +36,8 @@ class TaskSpec:
     ref: str = ""
     measured_memory: bool = False
     multi_rank: bool = True
+    launcher: str = ""  # "torchrun": the task runs in a world torchrun's launcher starts for it
+    scan_allows: frozenset[str] = field(default_factory=frozenset)
 
 
 def _mode_depths() -> tuple[int, int]:
@@ -66,6 +70,8 @@ def task(exercise: str | Exercise):
             ref,
             entry.measured_memory,
             entry.multi_rank,
+            entry.launcher,
+            frozenset(entry.scan_allows),
         )
         return fn
 
@@ -115,6 +121,11 @@ class TaskContext:
         """
         from graders.world.student import import_student_module
 
+        with self._guarded():
+            yield import_student_module(self.location, module or self.spec.module)
+
+    @contextlib.contextmanager
+    def _guarded(self) -> Iterator[None]:
         recorder = self._worker.recorder
         modes = _mode_depths()
         recorder.begin(
@@ -124,10 +135,48 @@ class TaskContext:
             side_channels=self.spec.multi_rank,
         )
         try:
-            yield import_student_module(self.location, module or self.spec.module)
+            yield
         finally:
             recorder.end()
             _leave_modes_at(modes)
+
+    def run_script(self, argv: list[str]) -> None:
+        """Run the task's graded module as a program, ``python <module>.py *argv``, recorded and
+        guarded: as ``__main__``, with that ``sys.argv`` and its folder first on ``sys.path``, as
+        ``torchrun`` runs a script. ``sys.exit()`` with no code or 0 ends it normally."""
+        import runpy
+
+        from graders.world.student import MissingModule
+
+        path = os.path.join(self.location.chapter_dir, self.spec.module + ".py")
+        if not os.path.isfile(path):
+            raise MissingModule(self.spec.module + ".py")
+        argv_before, path_before = sys.argv, list(sys.path)
+        sys.argv = [path, *argv]
+        sys.path.insert(0, self.location.chapter_dir)
+        try:
+            with self._guarded():
+                runpy.run_path(path, run_name="__main__")
+        except SystemExit as exc:
+            if exc.code not in (None, 0):
+                raise
+        finally:
+            sys.argv, sys.path[:] = argv_before, path_before
+
+    def graded_class(self, module: ModuleType, name: str, bases: tuple[type, ...] = (object,)) -> type:
+        """``module.name``, checked to be graded code: every class of its MRO but ``bases`` is
+        defined in the graded folder, and so is every method it has that none of ``bases``
+        defines. A class that inherits, or borrows as a method, what the exercise asks the student
+        to write (``class Adam(torch.optim.Adam)``, ``step = torch.optim.SGD.step``) would run it
+        when the kit calls it, where the guard cannot tell: refused as that object, banned."""
+        from graders.world.student import foreign_code
+
+        cls = getattr(module, name)
+        found = foreign_code(cls, self.location.chapter_dir, bases) if isinstance(cls, type) else None
+        if found:
+            where = f"{os.path.basename(getattr(module, '__file__', '') or '')} in class {name}"
+            self._worker.recorder.bans.refuse(found, site=where)
+        return cls
 
     def mark(self, label: str) -> None:
         self._worker.recorder.mark(label)

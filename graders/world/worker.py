@@ -113,10 +113,12 @@ def preload() -> None:
 
     import graders.comm.recorder  # noqa: F401
     import graders.comm.trace  # noqa: F401
+    import graders.world.launched
     import graders.world.student  # noqa: F401
     import graders.world.task  # noqa: F401
     import graders.world.wire  # noqa: F401
 
+    graders.world.launched.preload()
     _import_chapter_tasks()
     _import_banned_modules()
     # Everything imported so far lives as long as the process: keep it out of the cyclic
@@ -132,12 +134,19 @@ def _import_banned_modules() -> None:
     import torch.distributed.optim  # noqa: F401
 
 
-class Worker:
-    def __init__(self, args: WorkerArgs) -> None:
-        self.rank = args.rank
-        self.world_size = args.world_size
-        self.dir = args.dir
-        self.conn = Connection(args.conn_fd)
+class TaskServer:
+    """One rank that runs grader tasks: its status board, note, stack file and captured output,
+    its recorder and state guard. :class:`Worker` is one that joined a persistent world; a rank of
+    a world torchrun's launcher started (:mod:`graders.world.launched`) is another, whose graded
+    program makes its process group itself."""
+
+    #: the task must leave the world's process group alive (a persistent world's is shared)
+    keeps_group = True
+
+    def __init__(self, rank: int, world_size: int, dir: str) -> None:
+        self.rank = rank
+        self.world_size = world_size
+        self.dir = dir
         self.status_fd = os.open(os.path.join(self.dir, f"status-{self.rank}"), os.O_RDWR | os.O_CREAT)
         self.note_fd = os.open(os.path.join(self.dir, f"note-{self.rank}"), os.O_RDWR | os.O_CREAT)
         self.stack_file = open(os.path.join(self.dir, f"stack-{self.rank}"), "w+")  # noqa: SIM115
@@ -146,25 +155,19 @@ class Worker:
         self.groups: dict[tuple[int, ...], object] = {}
         self.stdout = TailBuffer(echo=sys.__stdout__)
         self.stderr = TailBuffer(echo=sys.__stdout__)
-        self._join(args)
 
-    def _join(self, args: WorkerArgs) -> None:
+    def _install_recorder(self) -> None:
         import torch
-        import torch.distributed as dist
 
         torch.set_num_threads(1)
         from graders.comm.recorder import Recorder
 
         self.recorder = Recorder(self.status_fd)
         self.recorder.install()
-        store = dist.TCPStore("127.0.0.1", args.store_port, is_master=False, timeout=timedelta(seconds=60))
-        dist.init_process_group(
-            "gloo",
-            store=store,
-            rank=self.rank,
-            world_size=self.world_size,
-            timeout=timedelta(seconds=args.pg_timeout),
-        )
+
+    def _install_state_guard(self) -> None:
+        """The state guard's snapshot of torch and the kit's task modules (after the process group
+        exists: joining one sets attributes the snapshot must hold)."""
         import graders.comm.recorder
         import graders.world.student
         import graders.world.task
@@ -181,16 +184,6 @@ class Worker:
         )
         self.state_guard = graders.world.student.StateGuard(extra_modules=kit_modules)
 
-    def group(self, ranks: tuple[int, ...] | None):
-        import torch.distributed as dist
-
-        if ranks is None or tuple(ranks) == tuple(range(self.world_size)):
-            return None if ranks is None else dist.group.WORLD
-        key = tuple(ranks)
-        if key not in self.groups:
-            self.groups[key] = dist.new_group(list(key))
-        return self.groups[key]
-
     def set_note(self, text: str) -> None:
         """What the grader says this rank is doing, shown in a hang or crash report."""
         data = text.encode("utf-8", "replace")[:1000]
@@ -198,35 +191,6 @@ class Worker:
             os.pwrite(self.note_fd, data.ljust(1024, b" "), 0)
         except OSError:  # a full disk: the note is diagnostic only and must not end the rank
             pass
-
-    def serve(self) -> None:
-        from graders.world import wire
-
-        self.conn.send_bytes(wire.encode({"ready": self.rank, "pid": os.getpid()}))
-        while True:
-            try:
-                raw = self.conn.recv_bytes()
-            except (EOFError, OSError):
-                return
-            message = pickle.loads(raw)
-            if message.get("op") == "exit":
-                return
-            reply = self.run_task(message)
-            try:
-                payload = wire.encode(reply)
-            except TypeError as exc:
-                payload = wire.encode(
-                    {
-                        "error": {
-                            "type": "TypeError",
-                            "message": f"the task returned something that cannot be sent back: {exc}",
-                            "traceback": "",
-                            "kind": "kit",
-                        },
-                        "trace": [],
-                    }
-                )
-            self.conn.send_bytes(payload)
 
     def run_task(self, message: dict) -> dict:
         import torch.distributed as dist
@@ -269,11 +233,76 @@ class Worker:
         tampered = self.state_guard.restore()
         if tampered:
             reply["tampered"] = sorted(set(tampered))[:50]
-        if not dist.is_initialized():
+        if self.keeps_group and not dist.is_initialized():
             reply["dirty"] = "the process group was destroyed"
         purge_student_modules()
         reply["seconds"] = time.perf_counter() - started
         return reply
+
+
+class Worker(TaskServer):
+    def __init__(self, args: WorkerArgs) -> None:
+        super().__init__(args.rank, args.world_size, args.dir)
+        self.conn = Connection(args.conn_fd)
+        self._join(args)
+
+    def _join(self, args: WorkerArgs) -> None:
+        import torch.distributed as dist
+
+        self._install_recorder()
+        store = dist.TCPStore("127.0.0.1", args.store_port, is_master=False, timeout=timedelta(seconds=60))
+        dist.init_process_group(
+            "gloo",
+            store=store,
+            rank=self.rank,
+            world_size=self.world_size,
+            timeout=timedelta(seconds=args.pg_timeout),
+        )
+        self._install_state_guard()
+
+    def group(self, ranks: tuple[int, ...] | None):
+        import torch.distributed as dist
+
+        if ranks is None or tuple(ranks) == tuple(range(self.world_size)):
+            return None if ranks is None else dist.group.WORLD
+        key = tuple(ranks)
+        if key not in self.groups:
+            self.groups[key] = dist.new_group(list(key))
+        return self.groups[key]
+
+    def serve(self) -> None:
+        from graders.world import wire
+
+        self.conn.send_bytes(wire.encode({"ready": self.rank, "pid": os.getpid()}))
+        while True:
+            try:
+                raw = self.conn.recv_bytes()
+            except (EOFError, OSError):
+                return
+            message = pickle.loads(raw)
+            if message.get("op") == "exit":
+                return
+            self.conn.send_bytes(encode_reply(self.run_task(message)))
+
+
+def encode_reply(reply: dict) -> bytes:
+    """A task's reply in the wire format, or a kit error saying why it could not be encoded."""
+    from graders.world import wire
+
+    try:
+        return wire.encode(reply)
+    except TypeError as exc:
+        return wire.encode(
+            {
+                "error": {
+                    "type": "TypeError",
+                    "message": f"the task returned something that cannot be sent back: {exc}",
+                    "traceback": "",
+                    "kind": "kit",
+                },
+                "trace": [],
+            }
+        )
 
 
 def _describe_error(exc: BaseException, student_root: str, kind: str) -> dict:

@@ -11,7 +11,9 @@ Each class keeps torch's contract, so it can replace ``torch.optim.<Name>`` in a
   advance.
 * Per-parameter state lives in ``self.state[p]`` (a dict), created the first time ``p`` has a
   gradient. Each parameter counts its own steps (a parameter that had no gradient at step 1 is at
-  its step 1 when it first gets one): bias corrections and learning-rate decay use that count.
+  its step 1 when it first gets one): bias corrections and learning-rate decay use that count,
+  as a Python number (torch reads its step tensors with ``.item()``): ``1 − βᵗ`` computed in a
+  float32 tensor is rounded to 7 digits, and float64 parameters are compared to 10⁻⁹.
 
 The updates are torch's (https://pytorch.org/docs/stable/optim.html), for one parameter ``p`` with
 gradient ``g`` at its step ``t`` (counted from 1):

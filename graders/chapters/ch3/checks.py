@@ -72,9 +72,16 @@ def _assert_int(answer, case, hint_key: str) -> None:
         fail(say("ch3:not an int", got=repr(answer)), case, say(hint_key))
 
 
+def _assert_refuses_unknown(got, case, call: str) -> None:
+    if got["unknown"] != "ValueError":
+        raised = got["unknown"] or "nothing"
+        fail(say("ch3:unknown name", call=call, raised=raised), case, say("ch3:unknown name:hint"))
+
+
 def assert_state_bytes(run, case) -> None:
     got = run[0]
     _assert_int(got["answer"], case, "ch3:state bytes:hint")
+    _assert_refuses_unknown(got, case, 'optimizer_state_bytes("adamax", ...)')
     if got["answer"] != got["measured"]:
         said = {"got": got["answer"], "measured": got["measured"], "name": case.name}
         fail(say("ch3:state bytes", **said), case, say("ch3:state bytes:hint"))
@@ -87,6 +94,7 @@ def assert_bytes_per_param(run, case) -> None:
     k, remainder = divmod(measured["optimizer_states"] + measured["master_weights"], n)
     assert remainder == 0, f"the kit measured a K that is not whole: {measured}"
     _assert_int(got["answer"], case, "ch3:bytes per param:hint")
+    _assert_refuses_unknown(got, case, f'bytes_per_param("fp8", {case.optimizer!r})')
     if got["answer"] != k:
         said = {
             "got": got["answer"],

@@ -102,6 +102,15 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "returned {got}; it returns a number of bytes, an int.",
         "vi": "trả về {got}; hàm phải trả về số byte, một int.",
     },
+    "ch3:unknown name": {
+        "en": "{call} raised {raised}; an unknown optimizer or precision raises ValueError.",
+        "vi": "{call} báo {raised}; tên optimizer hoặc độ chính xác không tồn tại phải báo ValueError.",
+    },
+    "ch3:unknown name:hint": {
+        "en": "look the name up in your table and raise ValueError (naming what exists) when it is not"
+        " there.",
+        "vi": "tra tên trong bảng của bạn và báo ValueError (liệt kê những tên có) khi không tìm thấy.",
+    },
     "ch3:state bytes": {
         "en": "optimizer_state_bytes returned {got} B; a real torch optimizer ({name}) keeps {measured} B of"
         " per-element state after its first step.",

@@ -15,7 +15,6 @@ from __future__ import annotations
 import torch
 
 from graders.chapters.ch3.cases import CLASSES
-from graders.chapters.ch3.reference import lion_update
 from graders.models import build_gpt
 from graders.training.live_memory import LiveLedger
 from graders.training.step_ledger import measure_step
@@ -23,18 +22,21 @@ from graders.world.task import task
 from graders.world.values import plain
 
 
-class ReferenceLion(torch.optim.Optimizer):
-    """Lion as the driver's reference writes it (for measuring its state)."""
+class OneMoment(torch.optim.Optimizer):
+    """An optimizer that keeps what Lion keeps, one moment per parameter (``exp_avg``), for
+    measuring that state. Its update is a moving average of the gradient, not Lion's: the workers,
+    where graded code runs, hold no reference of an exercise."""
 
-    def __init__(self, params, lr=1e-4, betas=(0.9, 0.99), weight_decay=0.0):
-        super().__init__(params, dict(lr=lr, betas=betas, weight_decay=weight_decay))
+    def __init__(self, params, lr=1e-3, beta=0.9):
+        super().__init__(params, dict(lr=lr, beta=beta))
 
     @torch.no_grad()
     def step(self) -> None:
         stepped = [(g, p) for g in self.param_groups for p in g["params"] if p.grad is not None]
         for g, p in stepped:
             moment = self.state[p].setdefault("exp_avg", torch.zeros_like(p))
-            lion_update(p, p.grad, moment, g["lr"], *g["betas"], g["weight_decay"])
+            moment.lerp_(p.grad, 1 - g["beta"])
+            p.sub_(moment, alpha=g["lr"])
 
 
 #: a name of ``state_memory.py`` -> the optimizer measured for it
@@ -45,7 +47,7 @@ NAMED = {
     "adam_amsgrad": lambda params: torch.optim.Adam(params, amsgrad=True),
     "adamw": lambda params: torch.optim.AdamW(params),
     "adagrad": lambda params: torch.optim.Adagrad(params),
-    "lion": lambda params: ReferenceLion(params),
+    "lion": lambda params: OneMoment(params),
 }
 TORCH = {
     "sgd": torch.optim.SGD,
@@ -95,13 +97,14 @@ def _optimizer_task(ctx, case) -> dict:
     if case.optimizer in TORCH:
         expected, _, _ = _stepped(case, lambda groups: TORCH[case.optimizer](groups, **hyper), LiveLedger())
     ledger = LiveLedger(ctx.location.chapter_dir)
-    with ledger, ctx.student_code() as student:
-        ledger.enter("construct")
-        cls = getattr(student, CLASSES[case.optimizer])
-        history, params, optimizer = _stepped(case, lambda groups: cls(groups, **hyper), ledger)
-        ledger.enter("after")
+    with ledger:
+        ledger.enter("construct")  # from the import on: what the module makes for itself counts too
+        with ctx.student_code() as student:
+            cls = ctx.graded_class(student, CLASSES[case.optimizer], (torch.optim.Optimizer, object))
+            history, params, optimizer = _stepped(case, lambda groups: cls(groups, **hyper), ledger)
+            ledger.enter("after")
     born = sum(sum(ledger.alive_born_in(phase).values()) for phase in ("construct", "step"))
-    state_bytes = born - ledger.bytes_of(params)
+    state_bytes = born - sum(p.numel() * p.element_size() for p in params if ledger.bytes_of([p]))
     del optimizer  # alive until its state was measured
     return {"history": history, "torch": expected, "state_bytes": state_bytes}
 
@@ -149,13 +152,23 @@ def measured_state_bytes(name: str, shapes, dtype: torch.dtype) -> int:
     )
 
 
+def _refusal(call) -> str:
+    """The exception type ``call()`` raises (``""`` when it returns)."""
+    try:
+        call()
+    except Exception as exc:  # noqa: BLE001 - whatever graded code raises is the answer
+        return type(exc).__name__
+    return ""
+
+
 @task("ch3.optimizer_state_bytes")
 def optimizer_state_bytes(ctx, case):
     dtype = getattr(torch, case.dtype)
     measured = measured_state_bytes(case.name, case.shapes, dtype)
     with ctx.student_code() as student:
         answer = plain(student.optimizer_state_bytes(case.name, case.n_params, dtype))
-    return {"answer": answer, "measured": measured}
+        unknown = _refusal(lambda: student.optimizer_state_bytes("adamax", case.n_params, dtype))
+    return {"answer": answer, "measured": measured, "unknown": unknown}
 
 
 #: the kit's GPT the bytes per parameter are measured on (vocabulary, positions, hidden, heads)
@@ -170,4 +183,5 @@ def bytes_per_param(ctx, case):
     measured = measure_step(model, case.precision, NAMED[case.optimizer], tokens, tokens.roll(1, 0))
     with ctx.student_code() as student:
         answer = plain(student.bytes_per_param(case.precision, case.optimizer))
-    return {"answer": answer, "measured": measured}
+        unknown = _refusal(lambda: student.bytes_per_param("fp8", case.optimizer))
+    return {"answer": answer, "measured": measured, "unknown": unknown}

@@ -1,0 +1,71 @@
+# Generated from solutions/ch1/first_ddp.py by `dtlab stubs`: fill in the TODOs, keep the signatures.
+"""Chapter 1: a first data-parallel training script, launched by torchrun.
+
+    torchrun --nproc-per-node 2 first_ddp.py --data data.pt --init init.pt --out model.pt \\
+        --epochs 2 --batch-size 4 --lr 0.05 --momentum 0.9 --seed 0
+
+``main()`` trains :func:`build_model` on the examples in ``--data`` with every process that
+torchrun started, and does what a real data-parallel script does:
+
+1. **Join the world.** ``torch.distributed.init_process_group`` with the backend that fits the
+   device (``"nccl"`` on a GPU, ``"gloo"`` on the CPU; the process computes on GPU ``LOCAL_RANK``
+   when there is one), reading the rank, the world size and the rendezvous from torchrun's
+   environment variables.
+2. **The model.** :func:`build_model`, its parameters loaded from ``--init`` (a state dict saved
+   with ``torch.save``), moved to the device and wrapped in
+   ``torch.nn.parallel.DistributedDataParallel``.
+3. **The data.** ``torch.load(--data)`` is ``{"x": [n, features], "y": [n, 1]}``. A
+   ``TensorDataset`` of them, a ``DistributedSampler`` over it (``shuffle=True``,
+   ``seed=--seed``: every process draws the same permutation and keeps its own share), and a
+   ``DataLoader`` of ``--batch-size`` examples **per process** over that sampler.
+4. **The loop.** ``torch.optim.SGD(lr=--lr, momentum=--momentum)`` and the mean squared error
+   (``torch.nn.functional.mse_loss``). Each epoch starts with ``sampler.set_epoch(epoch)``, so
+   that every epoch shuffles differently; each batch is one step: ``zero_grad``, forward,
+   loss, backward (DDP averages the gradients over the processes), ``step``.
+5. **Rank 0 speaks.** After each epoch, process 0 alone prints one line with the epoch and its
+   mean loss; no other process prints anything.
+6. **Rank 0 saves.** After the last epoch, process 0 alone saves the trained model's state dict
+   to ``--out``: the plain model's (``model.module.state_dict()``, the keys of
+   :func:`build_model`), not DDP's (whose keys start with ``module.``).
+7. ``torch.distributed.destroy_process_group()``.
+
+So the model is trained as one process would train it on the *global* batches: at each step,
+the union of the processes' batches.
+"""
+
+import argparse
+import os
+
+import torch
+import torch.distributed as dist
+import torch.nn.functional as F
+from torch import nn
+from torch.nn.parallel import DistributedDataParallel
+from torch.utils.data import DataLoader, DistributedSampler, TensorDataset
+
+
+def parse_args(argv=None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description="Train a small model with DDP.")
+    parser.add_argument("--data", required=True, help="a file of {'x': [n, features], 'y': [n, 1]}")
+    parser.add_argument("--init", required=True, help="the model's initial state dict")
+    parser.add_argument("--out", required=True, help="where rank 0 saves the trained state dict")
+    parser.add_argument("--epochs", type=int, default=2)
+    parser.add_argument("--batch-size", type=int, default=4, help="examples per process and step")
+    parser.add_argument("--lr", type=float, default=0.05)
+    parser.add_argument("--momentum", type=float, default=0.9)
+    parser.add_argument("--hidden", type=int, default=8)
+    parser.add_argument("--seed", type=int, default=0)
+    return parser.parse_args(argv)
+
+
+def build_model(features: int, hidden: int) -> nn.Module:
+    return nn.Sequential(nn.Linear(features, hidden), nn.Tanh(), nn.Linear(hidden, 1))
+
+
+def main(argv=None) -> None:
+    args = parse_args(argv)  # noqa: F841 - the stub raises before using it
+    raise NotImplementedError("[dtlab TODO] ch1/first_ddp.py: implement main")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+"""Chapter 1 graders: the memory ledger, torchrun's environment and a first DDP script."""

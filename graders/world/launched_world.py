@@ -1,0 +1,134 @@
+"""Driver side of a launched world: one task in a world torchrun's own launcher starts.
+
+:class:`LaunchedWorld` asks the fork server for an agent (:mod:`graders.world.launched`) that
+launches the ranks, then waits for their replies (``reply-<rank>`` files, in the restricted wire
+format) under the task's deadline, like a persistent world waits on its pipes: a rank that
+replied with an error gives the others a short grace, a rank that ended without a reply crashed,
+and the ranks still running at the deadline hang. Everything a report reads of a persistent
+world (status boards, notes, Python stacks on SIGUSR1, logs, exit reasons) it reads here from
+the launch folder. A launched world serves one task: it is killed and its folder removed after.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import tempfile
+import time
+
+import torch
+
+from graders.world import wire
+from graders.world.launched import EXITS, REPLY
+from graders.world.process_world import Collected, ProcessWorld
+
+POLL_S = 0.01
+
+
+class LaunchedWorld(ProcessWorld):
+    def start_task(self, message: dict) -> None:
+        """Launch the ranks on ``message``'s task, in a fresh folder holding the files its case
+        names (``case.launch_files()``: name -> what ``torch.save`` writes there)."""
+        self.dir = tempfile.mkdtemp(prefix=f"launched{self.size}-", dir=self.base_dir)
+        files = getattr(message["case"], "launch_files", dict)()
+        for name, value in files.items():
+            torch.save(value, os.path.join(self.dir, name))
+        self.agent, self.pgid = self.fork_server.launch(self.size, self.dir, message)
+        self.ready = True
+
+    @property
+    def pids(self) -> list[int]:
+        """The ranks' pids, as far as they have started (0 for one that has not)."""
+        found = []
+        for rank in range(self.size):
+            text = self.read_file(f"pid-{rank}", tail=32).strip()
+            found.append(int(text) if text.isdigit() else 0)
+        return found
+
+    @pids.setter
+    def pids(self, value) -> None:  # ProcessWorld's bookkeeping; a launched world reads its files
+        pass
+
+    def _agent_exited(self) -> bool:
+        return self.fork_server.exit_statuses([self.agent], 0).get(self.agent) is not None
+
+    def collect(self, deadline: float, grace: float) -> Collected:
+        started = time.monotonic()
+        end = started + deadline
+        replies: list[dict | None] = [None] * self.size
+        crashed: dict[int, str] = {}
+        pending = set(range(self.size))
+        failed_at: float | None = None
+        while pending:
+            now = time.monotonic()
+            limit = end if failed_at is None else min(end, failed_at + grace)
+            if now >= limit:
+                break
+            agent_done = self._agent_exited()
+            for rank in sorted(pending):
+                path = os.path.join(self.dir, REPLY.format(rank=rank))
+                if not os.path.exists(path):
+                    continue
+                pending.discard(rank)
+                try:
+                    with open(path, "rb") as file:
+                        reply = wire.decode(file.read())
+                    if not isinstance(reply, dict):
+                        raise wire.WireError("reply is not a dict")
+                except wire.WireError as exc:
+                    crashed[rank] = f"sent a corrupt reply ({exc})"
+                else:
+                    replies[rank] = reply
+                    if not ("error" in reply or "todo" in reply or "missing" in reply):
+                        continue
+                if failed_at is None:
+                    failed_at = time.monotonic()
+            if agent_done and pending:  # the launcher stopped: who has not replied never will
+                crashed.update({rank: "closed" for rank in pending})
+                pending.clear()
+                break
+            time.sleep(POLL_S)
+        timed_out = bool(pending) and failed_at is None
+        return Collected(replies, crashed, pending, timed_out, time.monotonic() - started)
+
+    def dump_stacks(self, ranks: set[int], settle: float = 0.3) -> dict[int, str]:
+        pids = self.pids
+        for rank in ranks:
+            if pids[rank]:
+                try:
+                    os.kill(pids[rank], signal.SIGUSR1)
+                except ProcessLookupError:
+                    pass
+        time.sleep(settle)
+        return {rank: self.read_file(f"stack-{rank}", tail=6000) for rank in ranks}
+
+    def exit_reason(self, rank: int, wait_s: float = 2.0) -> str:
+        """Why rank ``rank`` ended without a reply: its exit code as the launcher saw it."""
+        end = time.monotonic() + wait_s
+        while not os.path.exists(os.path.join(self.dir, EXITS)) and time.monotonic() < end:
+            if self._agent_exited():
+                break
+            time.sleep(POLL_S)
+        try:
+            code = json.loads(self.read_file(EXITS, tail=4096) or "{}").get(str(rank))
+        except ValueError:
+            code = None
+        if code is None:
+            return "stopped answering"
+        if code < 0:
+            try:
+                return f"killed by {signal.Signals(-code).name}"
+            except ValueError:
+                return f"killed by signal {-code}"
+        return f"exited with code {code}"
+
+    def kill(self) -> None:
+        if getattr(self, "agent", 0) and self.pgid:
+            try:
+                os.killpg(self.pgid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+            self.fork_server.exit_statuses([self.agent], 1.0)  # reaped by the fork server
+        self.agent = 0
+        super().kill()

@@ -1,0 +1,53 @@
+"""The first DDP script under the real ``torchrun`` command, and under the grader's launch.
+
+The grader runs ``first_ddp.py`` through torch's own launcher with forked processes
+(:mod:`graders.world.launched`). This test runs the reference script with the ``torchrun``
+command itself (``python -m torch.distributed.run``, new interpreters) and checks that both
+train the model one process trains on the global batches DistributedSampler makes: the grader's
+launch behaves as torchrun does.
+"""
+
+import subprocess
+import sys
+
+import torch
+
+from graders.chapters.ch1 import ddp_cases, reference, tasks
+from graders.impl import KIT_ROOT, Impl
+from graders.training.history import TRAINING_TOLERANCES
+
+CASE = ddp_cases.build_ddp_case(10, 3, 4, 2, 3, 0.05, 0.9, seed=7)
+
+
+def _expected() -> dict:
+    return reference.trained(CASE, ddp_cases.global_batches(CASE))
+
+
+def _close(got: dict, expected: dict) -> None:
+    rtol, atol = TRAINING_TOLERANCES[torch.float32]
+    assert set(got) == set(expected)
+    for name, tensor in expected.items():
+        torch.testing.assert_close(got[name], tensor, rtol=rtol, atol=atol)
+
+
+def test_the_torchrun_command_trains_the_reference_model(tmp_path):
+    for name, value in CASE.launch_files().items():
+        torch.save(value, tmp_path / name)
+    script = KIT_ROOT / "solutions" / "ch1" / "first_ddp.py"
+    command = [sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc-per-node", "2"]
+    run = subprocess.run(
+        [*command, str(script), *CASE.argv], cwd=tmp_path, capture_output=True, text=True, timeout=180
+    )
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert run.stdout.count("epoch") == CASE.epochs  # rank 0 alone logs
+    _close(torch.load(tmp_path / ddp_cases.OUT, weights_only=True), _expected())
+
+
+def test_the_graders_launch_feeds_the_same_batches_and_trains_the_same_model(harness):
+    run = harness.run(tasks.first_ddp, Impl.resolve("solutions"), CASE)
+    index = {CASE.x[i].numpy().tobytes(): i for i in range(CASE.examples)}
+    fed = [
+        [[index[row.numpy().tobytes()] for row in rows] for _, rows in run[r]["forwards"]] for r in range(2)
+    ]
+    assert [a + b for a, b in zip(*fed, strict=True)] == ddp_cases.global_batches(CASE)
+    _close(run[0]["checkpoint"], _expected())
