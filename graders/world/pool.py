@@ -10,9 +10,11 @@ the next task, so one bad example never leaks into the next.
 from __future__ import annotations
 
 import atexit
+import hashlib
 import shutil
 import tempfile
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from graders import config
 from graders.catalog import DOORS
@@ -35,6 +37,16 @@ from graders.world.task import TaskSpec, spec_of
 ERROR_GRACE = 1.0
 #: a launched world's deadline, in task deadlines: its launcher's rendezvous, and a whole program
 LAUNCH_DEADLINE_FACTOR = 3
+#: launched outcomes kept for the parts that run the same cases
+LAUNCHES_KEPT = 64
+
+
+def _folder_digest(folder: str) -> str:
+    """A digest of the ``.py`` files of ``folder`` (names and bytes)."""
+    digest = hashlib.sha256()
+    for path in sorted(Path(folder).glob("*.py")):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
 
 
 @dataclass
@@ -65,6 +77,7 @@ class WorldPool:
         self.fork_server = fork_server or ForkServer(self.base_dir)
         self.worlds: dict[int, ProcessWorld] = {}
         self.restarts = 0
+        self._launched: dict[tuple, RunResult | BaseException] = {}  # see _run_launched
         atexit.register(self.close)
 
     # -- worlds ------------------------------------------------------------------------------
@@ -119,7 +132,38 @@ class WorldPool:
         return self._interpret(world, collected, spec, location[1], deadline, case, restart)
 
     def _run_launched(self, message: dict, spec: TaskSpec, deadline: float, case) -> RunResult:
-        """The task in a world torchrun's launcher starts for it alone (:mod:`.launched_world`)."""
+        """The task in a world torchrun's launcher starts for it alone (:mod:`.launched_world`).
+
+        A launch costs a second or so, and each part of an exercise runs the same cases: the
+        outcome (a result, or the failure raised) is kept for the same task, case, seed and
+        graded files (their bytes), and given again."""
+        key = (spec.ref, repr(case), message["seed"], deadline, _folder_digest(message["location"][1]))
+        if key in self._launched:
+            outcome = self._launched[key]
+            if isinstance(outcome, BaseException):
+                raise outcome
+            return outcome
+        try:
+            outcome = self._launch(message, spec, deadline, case)
+        except (
+            StudentError,
+            TaskHang,
+            RankCrash,
+            RankErrorWithStuckPeers,
+            BannedCall,
+            NotStarted,
+        ) as failure:
+            self._remember(key, failure)
+            raise
+        self._remember(key, outcome)
+        return outcome
+
+    def _remember(self, key, outcome) -> None:
+        self._launched[key] = outcome
+        while len(self._launched) > LAUNCHES_KEPT:
+            self._launched.pop(next(iter(self._launched)))
+
+    def _launch(self, message: dict, spec: TaskSpec, deadline: float, case) -> RunResult:
         world = LaunchedWorld(case.world_size, self.fork_server, self.base_dir)
         world.start_task(message)
         student_dir = message["location"][1]

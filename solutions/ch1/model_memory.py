@@ -101,7 +101,6 @@ def count_parameters(cfg: GPTConfig) -> int:
 #: bytes per element: (parameter, gradient, optimizer state, master copy)
 PRECISION_BYTES = {"fp32": (4, 4, 4, 0), "mixed": (2, 2, 4, 4), "bf16": (2, 2, 2, 0)}
 STATE_TENSORS = {"sgd": 0, "sgd_momentum": 1, "adam": 2}
-RECOMPUTE = ("none", "selective", "full")
 ### END SOLUTION
 
 
@@ -123,7 +122,7 @@ def training_memory(n_params: int, *, precision: str = "mixed", optimizer: str =
 
 def activation_memory(cfg: GPTConfig, micro_batch: int, seq_len: int, *, recompute: str = "none") -> int:
     ### BEGIN SOLUTION
-    if recompute not in RECOMPUTE:
+    if recompute not in ("none", "selective", "full"):
         raise ValueError(f"unknown recompute mode {recompute!r}")
     s, b, h, a = seq_len, micro_batch, cfg.hidden, cfg.heads
     f = cfg.ffn_hidden or 4 * h
