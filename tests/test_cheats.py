@@ -70,6 +70,8 @@ RING_PARTS = {
 }
 CH10_EXERCISES = [e.id for e in CHAPTERS["ch10"].exercises]
 CH3_EXERCISES = [e.id for e in CHAPTERS["ch3"].exercises]
+CH1_EXERCISES = [e.id for e in CHAPTERS["ch1"].exercises]
+SCRIPT_PARTS = ("result", "shards", "rank0")
 OPTIMIZER_PARTS = ("result", "state")
 MORE_STATE = "more than the"
 OUTSIDE_STORAGES = "goes around the graders' guard"
@@ -417,6 +419,36 @@ ROWS = [
         "ch8.mixed_precision_trainer",
         {"memory": "B alive; the 16-bit parameters, their fp32 masters"},
     ),
+    # -- chapter 1: an honest alternative (every exercise of the chapter) -----------------------
+    *(Verdict("ch1/honest_alternative", exercise, FULL) for exercise in CH1_EXERCISES),
+    # -- chapter 1: the DDP script synchronises through torch's DDP, every step ------------------
+    Verdict("ch1/_cheat_rank0_alone", "ch1.first_ddp", {"result": "not torch's DistributedDataParallel"}),
+    Verdict(
+        "ch1/_cheat_manual_allreduce", "ch1.first_ddp", {"result": "not torch's DistributedDataParallel"}
+    ),
+    Verdict("ch1/_cheat_file_gradients", "ch1.first_ddp", {"result": "all-reduced 0 B of gradients"}),
+    Verdict("ch1/_cheat_ddp_decoy_forward", "ch1.first_ddp", {"result": "all-reduced 0 B of gradients"}),
+    # -- chapter 1: what the grader observes is out of the script's reach ------------------------
+    Verdict("ch1/_cheat_observer_forgery", "ch1.first_ddp", {"result": "training forward passes"}),
+    Verdict("ch1/_cheat_patched_load", "ch1.first_ddp", {"result": "checkpoint"}),
+    Verdict("ch1/_cheat_rank1_writes_checkpoint", "ch1.first_ddp", {"rank0": "not what rank 0 saved"}),
+    Verdict("ch1/_cheat_print_routes", "ch1.first_ddp", {"rank0": "rank 1 printed"}),
+    Verdict("ch1/_cheat_kit_reference_ddp", "ch1.first_ddp", dict.fromkeys(SCRIPT_PARTS, "graders")),
+    Verdict("ch1/_cheat_grader_frames", "ch1.first_ddp", dict.fromkeys(SCRIPT_PARTS, "frames")),
+    Verdict("ch1/_cheat_gc_case", "ch1.first_ddp", dict.fromkeys(SCRIPT_PARTS, "gc.get_objects")),
+    # -- chapter 1: a failing script is reported with the rank at fault --------------------------
+    Verdict("ch1/_cheat_crash_rank1", "ch1.first_ddp", dict.fromkeys(SCRIPT_PARTS, "rank 1 gives up")),
+    Verdict("ch1/_cheat_exit_rank1", "ch1.first_ddp", dict.fromkeys(SCRIPT_PARTS, "rank 1 crashed")),
+    Verdict("ch1/_cheat_hang_rank1", "ch1.first_ddp", dict.fromkeys(SCRIPT_PARTS, "rank 1 stuck")),
+    # -- chapter 1: the memory ledger and the environment are the student's own -----------------
+    Verdict("ch1/_cheat_import_kit", "ch1.count_parameters", {"result": KIT}),
+    Verdict("ch1/_cheat_kit_reference", "ch1.count_parameters", {"result": "graders"}),
+    Verdict(
+        "ch1/_cheat_kit_reference",
+        "ch1.activation_memory",
+        dict.fromkeys(("none", "selective", "full"), "graders"),
+    ),
+    Verdict("ch1/_cheat_names_everything", "ch1.read_dist_env", {"errors": "names more variables"}),
     # -- chapter 3: an honest alternative (every exercise of the chapter) -----------------------
     *(Verdict("ch3/honest_alternative", exercise, FULL) for exercise in CH3_EXERCISES),
     # -- chapter 3: torch's optimizers, by any route, are not the student's ----------------------
@@ -633,7 +665,7 @@ def test_verdict(row: Verdict, harness):
 def test_every_sample_has_a_row_and_says_what_it_is():
     folders = {
         str(path.parent.relative_to(SAMPLES))
-        for chapter in ("ch2/_redteam", "ch3", "ch4", "ch5", "ch6", "ch7", "ch8", "ch9", "ch10")
+        for chapter in ("ch1", "ch2/_redteam", "ch3", "ch4", "ch5", "ch6", "ch7", "ch8", "ch9", "ch10")
         for path in (SAMPLES / chapter).glob("*/*.py")
     }
     assert folders == {row.sample for row in ROWS}

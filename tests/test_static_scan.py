@@ -234,3 +234,28 @@ def test_the_module_table_and_folded_names_are_bypasses():
     assert of("folded") == ["assembles the name of a hidden attribute for getattr()"]
     assert of("vf") == ["calls torch's C bindings directly (torch._VF)"]
     assert of("ordinary") == []  # model.modules() is a method call, not the module table
+
+
+HOOKS = """
+from sys import modules
+from torch.nn.modules.module import _global_forward_pre_hooks
+import torch
+
+
+def clears(hook):
+    _global_forward_pre_hooks.clear()
+    return hook.__self__
+
+
+def rebinds():
+    library = torch
+    library.load = lambda *a, **k: {}
+"""
+
+
+def test_imported_doors_hook_tables_and_aliases_are_bypasses():
+    found = [(f.function, f.reason) for f in scan_source(HOOKS).findings if f.severity == BYPASS]
+    assert ("", "reaches the module table (sys.modules)") in found
+    assert ("", "reaches torch's global module hooks, the graders' among them") in found
+    assert ("clears", "reads the object behind a bound method (__self__)") in found
+    assert ("rebinds", "reassigns library.load, an attribute of torch") in found

@@ -17,13 +17,15 @@ torchrun started, and does what a real data-parallel script does:
 3. **The data.** ``torch.load(--data)`` is ``{"x": [n, features], "y": [n, 1]}``. A
    ``TensorDataset`` of them, a ``DistributedSampler`` over it (``shuffle=True``,
    ``seed=--seed``: every process draws the same permutation and keeps its own share), and a
-   ``DataLoader`` of ``--batch-size`` examples **per process** over that sampler.
+   ``DataLoader`` of ``--batch-size`` examples **per process** over that sampler (no worker
+   processes: ``num_workers=0``, the default; the grader runs the script where none may start).
 4. **The loop.** ``torch.optim.SGD(lr=--lr, momentum=--momentum)`` and the mean squared error
    (``torch.nn.functional.mse_loss``). Each epoch starts with ``sampler.set_epoch(epoch)``, so
    that every epoch shuffles differently; each batch is one step: ``zero_grad``, forward,
    loss, backward (DDP averages the gradients over the processes), ``step``.
 5. **Rank 0 speaks.** After each epoch, process 0 alone prints one line with the epoch and its
-   mean loss; no other process prints anything.
+   mean loss (the mean of the step losses of the epoch, over its own batches or the global ones,
+   to 3 decimals at least); no other process writes anything to its standard output.
 6. **Rank 0 saves.** After the last epoch, process 0 alone saves the trained model's state dict
    to ``--out``: the plain model's (``model.module.state_dict()``, the keys of
    :func:`build_model`), not DDP's (whose keys start with ``module.``).

@@ -85,6 +85,27 @@ _BANNED_ATTRS = {
     "cr_frame": "reads a coroutine's frame (cr_frame)",
     "ag_frame": "reads a generator's frame (ag_frame)",
     "_python_dispatch": "steps out of the kit's dispatch modes (torch.utils._python_dispatch)",
+    "__self__": "reads the object behind a bound method (__self__)",
+    **{
+        f"_global_{kind}": "reaches torch's global module hooks, the graders' among them"
+        for kind in (
+            "forward_pre_hooks",
+            "forward_hooks",
+            "forward_hooks_always_called",
+            "forward_hooks_with_kwargs",
+            "backward_hooks",
+            "backward_pre_hooks",
+            "is_full_backward_hook",
+        )
+    },
+}
+#: names that lead around the guard when imported from ``sys`` (``from sys import modules``)
+_SYS_NAMES = {
+    "modules": "reaches the module table (sys.modules)",
+    "_getframe": "reads the interpreter's frames (sys._getframe)",
+    "_current_frames": "reads the interpreter's frames (sys._current_frames)",
+    "settrace": "traces the interpreter (settrace)",
+    "setprofile": "traces the interpreter (setprofile)",
 }
 _BANNED_CALLS = {
     "__import__": "imports modules dynamically (__import__)",

@@ -38,6 +38,7 @@ from graders.comm.scan_rules import (
     _REVIEW_MODULES,
     _SCRAMBLERS,
     _SIGNAL_CALLS,
+    _SYS_NAMES,
     _TORCH_ROOTS,
 )
 from graders.errors import TODO_MARKER
@@ -148,6 +149,9 @@ class _Scanner(ast.NodeVisitor):
         self._check_module(node, module)
         for alias in node.names:
             self._check_module(node, f"{module}.{alias.name}")
+            reason = _SYS_NAMES.get(alias.name) if module == "sys" else _BANNED_ATTRS.get(alias.name)
+            if reason:
+                self.flag(node, BYPASS, reason)
             if module.split(".")[0] == "torch":
                 self.torch_aliases.add(alias.asname or alias.name)
         self.generic_visit(node)
@@ -242,6 +246,10 @@ class _Scanner(ast.NodeVisitor):
                 self._check_target(element)
 
     def visit_Assign(self, node: ast.Assign) -> None:
+        if isinstance(node.value, ast.Name) and node.value.id in self.torch_aliases:
+            self.torch_aliases.update(
+                t.id for t in node.targets if isinstance(t, ast.Name)
+            )  # library = torch
         for target in node.targets:
             self._check_target(target)
             if not self.scope and isinstance(target, ast.Name):  # _STORE = _Store(): a name for code

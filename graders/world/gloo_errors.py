@@ -23,7 +23,16 @@ KNOWN: tuple[tuple[str, re.Pattern], ...] = (
     # c10d: a peer that is not a member of the group the call passed
     ("not in group", re.compile(r"Global rank (?P<peer>-?\d+) is not part of group")),
 )
+#: what a rank reports when a peer died or left under it: a knock-on, not the cause
+_PEER_GONE = re.compile(
+    r"Connection (closed|reset) by peer|Broken pipe|Socket Timeout|Timed out waiting", re.I
+)
 _GROUP_OBJECT = re.compile(r"group <torch\.distributed[\w.]*\.ProcessGroup object at 0x[0-9a-f]+>")
+
+
+def peer_gone(message: str) -> bool:
+    """Whether ``message`` is a rank's knock-on error: the peer it talked to died or left."""
+    return bool(_PEER_GONE.search(message or ""))
 
 
 def explain(message: str) -> tuple[str, dict[str, str]] | None:

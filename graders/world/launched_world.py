@@ -24,6 +24,8 @@ from graders.world.launched import EXITS, REPLY
 from graders.world.process_world import Collected, ProcessWorld
 
 POLL_S = 0.01
+#: the most bytes read back of one output file
+OUTPUT_LIMIT = 1 << 20
 
 
 class LaunchedWorld(ProcessWorld):
@@ -91,6 +93,15 @@ class LaunchedWorld(ProcessWorld):
             time.sleep(POLL_S)
         timed_out = bool(pending) and failed_at is None
         return Collected(replies, crashed, pending, timed_out, time.monotonic() - started)
+
+    def output(self, name: str, limit: int = OUTPUT_LIMIT) -> bytes | None:
+        """The bytes of the file ``name`` the ranks left in the launch folder (None if there is
+        none; at most ``limit`` bytes: a larger file gives its first ``limit``)."""
+        path = os.path.join(self.dir, name)
+        if not os.path.isfile(path) or os.path.islink(path):
+            return None
+        with open(path, "rb") as file:
+            return file.read(limit)
 
     def dump_stacks(self, ranks: set[int], settle: float = 0.3) -> dict[int, str]:
         pids = self.pids

@@ -58,6 +58,8 @@ class RunResult:
     stdout: list[str]
     tampered: dict[int, list[str]] = field(default_factory=dict)
     seconds: float = 0.0
+    #: a launched world's output files (``case.launch_outputs()``), by name: bytes, or None if absent
+    files: dict[str, bytes | None] = field(default_factory=dict)
 
     def __getitem__(self, rank: int):
         return self.values[rank]
@@ -169,9 +171,13 @@ class WorldPool:
         student_dir = message["location"][1]
         try:
             collected = world.collect(deadline, ERROR_GRACE)
-            return self._interpret(world, collected, spec, student_dir, deadline, case, lambda: None)
+            outputs = getattr(case, "launch_outputs", tuple)()
+            files = {name: world.output(name) for name in outputs}  # the ranks are done or stuck
+            result = self._interpret(world, collected, spec, student_dir, deadline, case, lambda: None)
         finally:
             world.kill()
+        result.files = files
+        return result
 
     def _interpret(
         self,
@@ -262,6 +268,8 @@ def _raise_for_errors(replies: list[dict], spec: TaskSpec, example: Text | str =
     failed = [(rank, r["error"]) for rank, r in enumerate(replies) if "error" in r]
     if not failed:
         return
+    # the cause first: a rank that only saw its peer go is reported after the one that went
+    failed.sort(key=lambda item: gloo_errors.peer_gone(item[1]["message"]))
     rank, err = failed[0]
     ranks = ", ".join(str(r) for r, _ in failed)
     lines = [say("student error", ranks=ranks, type=err["type"], message=gloo_errors.clean(err["message"]))]

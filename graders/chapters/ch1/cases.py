@@ -6,6 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from hypothesis import strategies as st
+from torch import nn
+
+from graders.models import build_gpt
 
 PRECISIONS = ("fp32", "mixed", "bf16")
 OPTIMIZERS = ("adam", "sgd", "sgd_momentum")
@@ -41,6 +44,18 @@ class GPTCase:
         """``GPTConfig``'s keyword arguments (the dtype as a name)."""
         names = ("vocab_size", "max_seq_len", "hidden", "heads", "layers", "ffn_hidden", "tied", "dropout")
         return {name: getattr(self, name) for name in names} | {"dtype": self.dtype}
+
+    def gpt(self) -> nn.Module:
+        """The kit's GPT of this config (float32, weights drawn from a fixed seed)."""
+        return build_gpt(
+            self.vocab_size,
+            self.max_seq_len,
+            self.hidden,
+            self.heads,
+            self.layers,
+            self.ffn_hidden,
+            tied=self.tied,
+        )
 
     def __repr__(self) -> str:
         fields = ", ".join(f"{k}={v}" for k, v in self.config.items() if k != "dtype")

@@ -15,11 +15,14 @@ from __future__ import annotations
 import re
 
 from graders.chapters.ch1 import reference
+from graders.chapters.ch1.cases import VARIABLES
 from graders.chapters.ch1.tasks import LEDGER_FIELDS
 from graders.checks import fail
 from graders.messages import say
 
 BYTES_PER_PARAMETER_OF_MIXED_ADAM = 16
+#: an error may name the variable at fault and those it was compared with, not every variable
+MOST_NAMED = 3
 
 
 def _int(value, what: str, case, hint) -> int:
@@ -29,7 +32,7 @@ def _int(value, what: str, case, hint) -> int:
 
 
 def _components(case) -> str:
-    model = reference.gpt(case)
+    model = case.gpt()
     counts: dict[str, int] = {}
     for name, param in model.named_parameters():  # a tied head is the embedding: counted there
         part = name.split(".")[0]
@@ -112,8 +115,11 @@ def assert_env_errors(run, case) -> None:
     missing = all(name not in dict(case.env) for name in case.wrong)
     if got["raised"] != "ValueError" and not (missing and got["raised"] == "KeyError"):
         fail(say("ch1:env error type", type=got["raised"]), case, say("ch1:env errors:hint"))
-    if not any(_names(got["message"], name) for name in case.wrong):
+    named = [name for name in VARIABLES if _names(got["message"], name)]
+    if not any(name in named for name in case.wrong):
         fail(say("ch1:env unnamed", message=got["message"], wrong=wrong), case, say("ch1:env errors:hint"))
+    if len(named) > MOST_NAMED:
+        fail(say("ch1:env names all", message=got["message"], wrong=wrong), case, say("ch1:env errors:hint"))
 
 
 def assert_backend(run, case) -> None:

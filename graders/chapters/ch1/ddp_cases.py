@@ -14,12 +14,17 @@ from dataclasses import dataclass, field
 
 import torch
 from hypothesis import strategies as st
+from torch import nn
 
 from graders import strategies as S
-from graders.chapters.ch1.reference import build_model
 
 PROCESSES = 2
 DATA, INIT, OUT = "data.pt", "init.pt", "model.pt"
+
+
+def build_model(features: int, hidden: int) -> nn.Module:
+    """The first DDP script's model (its ``build_model``)."""
+    return nn.Sequential(nn.Linear(features, hidden), nn.Tanh(), nn.Linear(hidden, 1))
 
 
 @dataclass(frozen=True)
@@ -50,6 +55,10 @@ class DDPCase:
         """What the grader writes (``torch.save``) into the launch folder before launching."""
         return {DATA: {"x": self.x, "y": self.y}, INIT: self.init}
 
+    def launch_outputs(self) -> tuple[str, ...]:
+        """What the driver reads back from the launch folder once the ranks are gone."""
+        return (OUT,)
+
     @property
     def steps_per_epoch(self) -> int:
         share = self.examples // PROCESSES
@@ -67,19 +76,6 @@ def sampler_order(examples: int, seed: int, epoch: int) -> list[int]:
     """DistributedSampler's permutation of ``examples`` indices for ``seed`` and ``epoch``."""
     generator = torch.Generator().manual_seed(seed + epoch)
     return torch.randperm(examples, generator=generator).tolist()
-
-
-def global_batches(case) -> list[list[int]]:
-    """The examples of every step, as a script that follows the docstring feeds them: each epoch
-    DistributedSampler's order, process r taking every other example from r, batches of
-    ``batch_size`` per process, and the step's global batch rank 0's then rank 1's."""
-    steps = []
-    for epoch in range(case.epochs):
-        order = sampler_order(case.examples, case.seed, epoch)
-        shards = [order[r::PROCESSES] for r in range(PROCESSES)]
-        for start in range(0, len(shards[0]), case.batch_size):
-            steps.append([i for shard in shards for i in shard[start : start + case.batch_size]])
-    return steps
 
 
 def _reshuffles(examples: int, seed: int, epochs: int) -> bool:

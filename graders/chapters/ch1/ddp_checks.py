@@ -4,17 +4,25 @@ Each training forward pass is identified by its rows, which are the dataset's ex
 row distinct), so the grader knows which examples each process fed at each step.
 
 * result: the processes ran the same number of steps, every forward went through torch's
-  ``DistributedDataParallel``, and the state dict rank 0 saved equals one process's training on
-  the global batches (each step, the union of the two processes' batches);
+  ``DistributedDataParallel``, and every step all-reduced the whole gradient through it (DDP's
+  communication, observed by a hook); the state dict rank 0 saved, and each process's DDP
+  replica, equal one process's training on the global batches (each step, the union of the two
+  processes' batches);
 * shards: per epoch, each process fed its share (``examples / 2``) in batches of
   ``--batch-size`` (the last one shorter), the two shares are disjoint and cover the dataset,
   and each later epoch is shuffled anew (``sampler.set_epoch``);
-* rank0: only rank 0 prints (a line per epoch at least) and only rank 0 saves.
+* rank0: only rank 0 writes to its standard output, a line per epoch holding the epoch's mean
+  loss; only rank 0 calls ``torch.save``, and the checkpoint on disk is what it saved.
 """
 
 from __future__ import annotations
 
+import hashlib
+import io
+import re
 from collections import Counter
+
+import torch
 
 from graders.chapters.ch1 import reference
 from graders.chapters.ch1.ddp_cases import OUT, PROCESSES
@@ -22,7 +30,9 @@ from graders.checks import assert_tensor_equal, fail
 from graders.messages import say
 from graders.training.history import TRAINING_TOLERANCES
 
-DDP = "DistributedDataParallel"
+NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?")
+#: a logged loss matches the epoch's mean within this (a line printed to 3 decimals passes)
+LOSS_TOLERANCE = (1e-2, 1e-3)
 
 
 def _fed(run, case) -> list[list[list[int]]]:
@@ -30,8 +40,10 @@ def _fed(run, case) -> list[list[list[int]]]:
     index = {case.x[i].numpy().tobytes(): i for i in range(case.examples)}
     fed = []
     for rank in range(PROCESSES):
+        if not run[rank]["hooks_intact"]:
+            fail(say("ch1:ddp hooks removed", rank=rank), case, say("ch1:ddp rows:hint"))
         passes = []
-        for _, rows in run[rank]["forwards"]:
+        for _, _, rows in run[rank]["forwards"]:
             if rows is None or rows.dim() != 2 or rows.shape[1] != case.features:
                 fail(say("ch1:ddp rows", rank=rank, got=_shape(rows)), case, say("ch1:ddp rows:hint"))
             found = [index.get(row.numpy().tobytes()) for row in rows.float()]
@@ -46,33 +58,54 @@ def _shape(rows) -> str:
     return "nothing" if rows is None else f"shape {tuple(rows.shape)}"
 
 
-def assert_ddp_result(run, case) -> None:
+def _steps(run, case) -> list[list[list[int]]]:
+    """Per step, each process's batch; after checking the steps went through DDP, every one."""
     fed = _fed(run, case)
     counts = [len(passes) for passes in fed]
     if len(set(counts)) != 1 or not counts[0]:
         fail(say("ch1:ddp steps differ", counts=counts), case, say("ch1:ddp:hint"))
+    gradient_bytes = sum(t.numel() * t.element_size() for t in case.init.values())
     for rank in range(PROCESSES):
-        outer = {name for name, _ in run[rank]["forwards"]}
-        if outer != {DDP}:
+        outer = {name for ddp, name, _ in run[rank]["forwards"] if not ddp}
+        if outer:
             fail(say("ch1:ddp not ddp", rank=rank, outer=", ".join(sorted(outer))), case, say("ch1:ddp:hint"))
-    saved = run[0]["checkpoint"]
-    if saved is None:
+        for step, synced in enumerate(run[rank]["synced"]):
+            if synced != gradient_bytes:
+                said = {"rank": rank, "step": step, "got": synced, "expected": gradient_bytes}
+                fail(say("ch1:ddp not synced", **said), case, say("ch1:ddp sync:hint"))
+    return [list(step) for step in zip(*fed, strict=True)]
+
+
+def _checkpoint(run, case) -> dict:
+    data = run.files.get(OUT)
+    if data is None:
         fail(say("ch1:ddp no checkpoint", out=OUT), case, say("ch1:ddp checkpoint:hint"))
+    try:
+        saved = torch.load(io.BytesIO(data), weights_only=True, map_location="cpu")
+    except Exception as exc:  # noqa: BLE001 - whatever the script wrote
+        fail(say("ch1:ddp unreadable checkpoint", why=f"{type(exc).__name__}: {str(exc)[:200]}"), case)
     if not isinstance(saved, dict) or set(saved) != set(case.init):
-        keys = sorted(saved) if isinstance(saved, dict) else saved
+        keys = sorted(saved) if isinstance(saved, dict) else type(saved).__name__
         said = {"got": keys, "expected": sorted(case.init)}
         fail(say("ch1:ddp checkpoint keys", **said), case, say("ch1:ddp checkpoint:hint"))
-    steps = [sum((fed[rank][k] for rank in range(PROCESSES)), []) for k in range(counts[0])]
-    expected = reference.trained(case, steps)
-    for name, tensor in expected.items():
-        assert_tensor_equal(
-            saved[name],
-            tensor,
-            what=say("ch1:ddp weight", name=name),
-            case=case,
-            hint=say("ch1:ddp:hint"),
-            tolerances=TRAINING_TOLERANCES,
-        )
+    return saved
+
+
+def assert_ddp_result(run, case) -> None:
+    expected, _ = reference.trained(case, _steps(run, case))
+    weights = {say("ch1:ddp saved"): _checkpoint(run, case)}
+    for rank in range(PROCESSES):
+        weights[say("ch1:ddp replica", rank=rank)] = run[rank]["replica"] or {}
+    for whose, state in weights.items():
+        for name, tensor in expected.items():
+            assert_tensor_equal(
+                state.get(name),
+                tensor,
+                what=say("ch1:ddp weight", whose=whose, name=name),
+                case=case,
+                hint=say("ch1:ddp:hint"),
+                tolerances=TRAINING_TOLERANCES,
+            )
 
 
 def assert_shards(run, case) -> None:
@@ -113,15 +146,28 @@ def assert_shards(run, case) -> None:
         if never:
             fail(say("ch1:shards missing", epoch=epoch, examples=never[:8]), case, say("ch1:shards:hint"))
     orders = [
-        [
-            [i for batch in passes[e * per_epoch : (e + 1) * per_epoch] for i in batch]
-            for e in range(case.epochs)
-        ]
-        for passes in fed
+        [sum(passes[e * per_epoch : (e + 1) * per_epoch], []) for e in range(case.epochs)] for passes in fed
     ]
     for epoch in range(1, case.epochs):
         if all(order[epoch] == order[0] for order in orders):
             fail(say("ch1:shards set_epoch", epoch=epoch), case, say("ch1:shards set_epoch:hint"))
+
+
+def _epoch_losses(run, case) -> list[tuple[float, float]]:
+    """Per epoch, (the mean of the global batches' losses, the mean of rank 0's)."""
+    steps = [list(step) for step in zip(*_fed(run, case), strict=False)]
+    _, losses = reference.trained(case, steps)
+    per = case.steps_per_epoch
+    return [
+        tuple(sum(pair[i] for pair in losses[e * per : (e + 1) * per]) / per for i in (0, 1))
+        for e in range(len(losses) // per)
+    ]
+
+
+def _logs(line: str, means: tuple[float, float]) -> bool:
+    rtol, atol = LOSS_TOLERANCE
+    numbers = [float(n) for n in NUMBER.findall(line)]
+    return any(abs(n - m) <= atol + rtol * abs(m) for n in numbers for m in means)
 
 
 def assert_rank_zero(run, case) -> None:
@@ -131,11 +177,20 @@ def assert_rank_zero(run, case) -> None:
             said = {"rank": rank, "line": printed.splitlines()[0][:120]}
             fail(say("ch1:rank0 others print", **said), case, say("ch1:rank0:hint"))
         if run[rank]["saves"]:
-            fail(
-                say("ch1:rank0 others save", rank=rank, files=run[rank]["saves"]), case, say("ch1:rank0:hint")
-            )
+            files = [name for name, _ in run[rank]["saves"]]
+            fail(say("ch1:rank0 others save", rank=rank, files=files), case, say("ch1:rank0:hint"))
     lines = [line for line in run[0]["printed"].splitlines() if line.strip()]
-    if len(lines) < case.epochs:
-        fail(say("ch1:rank0 silent", got=len(lines), epochs=case.epochs), case, say("ch1:rank0:hint"))
-    if OUT not in run[0]["saves"]:
-        fail(say("ch1:rank0 no save", out=OUT, saves=run[0]["saves"]), case, say("ch1:rank0:hint"))
+    for epoch, means in enumerate(_epoch_losses(run, case)):
+        if not any(_logs(line, means) for line in lines):
+            said = {
+                "epoch": epoch,
+                "mean": f"{means[1]:.4f}",
+                "global": f"{means[0]:.4f}",
+                "lines": len(lines),
+            }
+            fail(say("ch1:rank0 silent", **said), case, say("ch1:rank0:hint"))
+    data = run.files.get(OUT)
+    digest = hashlib.sha256(data).hexdigest() if data is not None else None
+    saved = [sha for name, sha in run[0]["saves"] if name == OUT]
+    if digest is None or digest not in saved:
+        fail(say("ch1:rank0 no save", out=OUT), case, say("ch1:rank0:hint"))

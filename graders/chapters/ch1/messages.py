@@ -128,6 +128,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         " wrong.",
         "vi": "thông báo lỗi của read_dist_env là {message!r}, không nêu tên {wrong}: hãy nói biến nào sai.",
     },
+    "ch1:env names all": {
+        "en": "read_dist_env's error says {message!r}: it names more variables than the one at fault"
+        " ({wrong}) and the one it was compared with.",
+        "vi": "thông báo lỗi của read_dist_env là {message!r}: nó nêu nhiều biến hơn biến sai ({wrong}) và"
+        " biến được so sánh với nó.",
+    },
     "ch1:env errors:hint": {
         "en": "check each variable is present, is an integer, and fits: 0 ≤ RANK < WORLD_SIZE, 0 ≤ LOCAL_RANK"
         " < LOCAL_WORLD_SIZE ≤ WORLD_SIZE, sizes ≥ 1, MASTER_ADDR not empty, 1 ≤ MASTER_PORT ≤ 65535; put the"
@@ -211,8 +217,38 @@ MESSAGES: dict[str, dict[str, str]] = {
         " mô hình được bọc, không phải của DDP (bắt đầu bằng 'module.').",
     },
     "ch1:ddp weight": {
-        "en": "the saved {name}",
-        "vi": "{name} đã lưu",
+        "en": "{name} of {whose}",
+        "vi": "{name} của {whose}",
+    },
+    "ch1:ddp saved": {
+        "en": "the checkpoint rank 0 saved",
+        "vi": "checkpoint mà rank 0 đã lưu",
+    },
+    "ch1:ddp replica": {
+        "en": "rank {rank}'s DDP replica",
+        "vi": "bản sao DDP của rank {rank}",
+    },
+    "ch1:ddp unreadable checkpoint": {
+        "en": "the file at --out is not a checkpoint torch.load reads ({why}).",
+        "vi": "file ở --out không phải checkpoint mà torch.load đọc được ({why}).",
+    },
+    "ch1:ddp hooks removed": {
+        "en": "rank {rank}'s script removed torch's global module hooks, through which the grader sees the"
+        " training: leave torch's hook tables alone.",
+        "vi": "script của rank {rank} đã xoá các global module hook của torch, nơi bộ chấm quan sát việc"
+        " huấn luyện: đừng đụng vào bảng hook của torch.",
+    },
+    "ch1:ddp not synced": {
+        "en": "rank {rank}'s step {step} all-reduced {got} B of gradients through DDP; every step averages"
+        " the whole gradient, {expected} B, in its backward.",
+        "vi": "bước {step} của rank {rank} đã all-reduce {got} B gradient qua DDP; mỗi bước phải lấy trung"
+        " bình toàn bộ gradient, {expected} B, trong backward.",
+    },
+    "ch1:ddp sync:hint": {
+        "en": "call loss.backward() on the output of the DDP-wrapped model, outside model.no_sync(): that"
+        " backward is where DDP all-reduces the gradients, bucket by bucket.",
+        "vi": "gọi loss.backward() trên đầu ra của mô hình đã bọc DDP, bên ngoài model.no_sync(): chính"
+        " backward đó là nơi DDP all-reduce gradient, theo từng bucket.",
     },
     # -- shards
     "ch1:shards steps": {
@@ -273,12 +309,14 @@ MESSAGES: dict[str, dict[str, str]] = {
         "vi": "rank {rank} lưu {files} bằng torch.save: chỉ rank 0 lưu checkpoint.",
     },
     "ch1:rank0 silent": {
-        "en": "rank 0 printed {got} line(s) for {epochs} epoch(s): it prints one line per epoch at least.",
-        "vi": "rank 0 in ra {got} dòng cho {epochs} epoch: nó in ít nhất một dòng cho mỗi epoch.",
+        "en": "none of rank 0's {lines} printed line(s) holds epoch {epoch}'s mean loss ({mean} over its"
+        " batches, {global} over the global ones).",
+        "vi": "không dòng nào trong {lines} dòng rank 0 in ra chứa loss trung bình của epoch {epoch} ({mean}"
+        " trên các batch của nó, {global} trên các batch toàn cục).",
     },
     "ch1:rank0 no save": {
-        "en": "rank 0 did not save {out} with torch.save (it saved {saves}).",
-        "vi": "rank 0 không lưu {out} bằng torch.save (nó đã lưu {saves}).",
+        "en": "the checkpoint at {out} is not what rank 0 saved there with torch.save.",
+        "vi": "checkpoint ở {out} không phải thứ mà rank 0 đã lưu vào đó bằng torch.save.",
     },
     "ch1:rank0:hint": {
         "en": "every process runs the same script: guard the logging and the checkpoint with"

@@ -8,39 +8,22 @@
   SGD; its parameters after the last step.
 
 (The training ledger is measured in the worker, by a real step: :mod:`graders.training.step_ledger`.)
+This module is the driver's alone: the workers, where graded code runs, never import it.
 """
 
 from __future__ import annotations
 
 import torch
 import torch.nn.functional as F
-from torch import nn
 
-from graders.models import build_gpt, build_gpt_block
+from graders.chapters.ch1.ddp_cases import PROCESSES, build_model, sampler_order
+from graders.models import build_gpt_block
 from graders.training.optimizers import FunctionalOptimizer, OptimizerSpec
 from graders.training.saved_bytes import SavedBytes
 
 
-def build_model(features: int, hidden: int) -> nn.Module:
-    """The first DDP script's model (its ``build_model``)."""
-    return nn.Sequential(nn.Linear(features, hidden), nn.Tanh(), nn.Linear(hidden, 1))
-
-
-def gpt(case, **kwargs) -> nn.Module:
-    return build_gpt(
-        case.vocab_size,
-        case.max_seq_len,
-        case.hidden,
-        case.heads,
-        case.layers,
-        case.ffn_hidden,
-        tied=case.tied,
-        **kwargs,
-    )
-
-
 def parameter_count(case) -> int:
-    return sum(p.numel() for p in gpt(case).parameters())
+    return sum(p.numel() for p in case.gpt().parameters())
 
 
 def activation_bytes(case) -> int:
@@ -59,15 +42,34 @@ def activation_bytes(case) -> int:
     return saved.nbytes
 
 
-def trained(case, global_batches: list[list[int]]) -> dict[str, torch.Tensor]:
-    """The script's model after one process's steps on ``global_batches`` (example indices)."""
+def trained(case, steps: list[list[list[int]]]) -> tuple[dict[str, torch.Tensor], list[tuple[float, float]]]:
+    """The script's model after one process's steps on the global batches of ``steps`` (per step,
+    each process's example indices), and per step the loss of the global batch and of rank 0's."""
     model = build_model(case.features, case.hidden)
     model.load_state_dict(case.init)
     spec = OptimizerSpec("sgd", lr=case.lr, weight_decay=0.0, momentum=case.momentum)
     optimizer = FunctionalOptimizer(spec, model.parameters())
-    for batch in global_batches:
+    losses = []
+    for per_rank in steps:
         optimizer.zero_grad()
-        index = torch.tensor(batch)
-        F.mse_loss(model(case.x[index]), case.y[index]).backward()
+        index = torch.tensor([i for batch in per_rank for i in batch])
+        loss = F.mse_loss(model(case.x[index]), case.y[index])
+        with torch.no_grad():
+            first = torch.tensor(per_rank[0])
+            losses.append((float(loss), float(F.mse_loss(model(case.x[first]), case.y[first]))))
+        loss.backward()
         optimizer.step()
-    return {name: t.detach().clone() for name, t in model.state_dict().items()}
+    return {name: t.detach().clone() for name, t in model.state_dict().items()}, losses
+
+
+def global_batches(case) -> list[list[list[int]]]:
+    """The examples of every step, as a script that follows the docstring feeds them: each epoch
+    DistributedSampler's order, process r taking every other example from r, batches of
+    ``batch_size`` per process; per step, each process's batch."""
+    steps = []
+    for epoch in range(case.epochs):
+        order = sampler_order(case.examples, case.seed, epoch)
+        shards = [order[r::PROCESSES] for r in range(PROCESSES)]
+        for start in range(0, len(shards[0]), case.batch_size):
+            steps.append([shard[start : start + case.batch_size] for shard in shards])
+    return steps

@@ -6,21 +6,19 @@
   a machine made to report the case's number of GPUs (``torch.cuda`` and ``torch.accelerator``
   asked, nothing else).
 * The first DDP script runs as a program in a world torchrun's launcher starts
-  (``launcher="torchrun"``): each rank notes what it fed its model, saved and printed
-  (:class:`graders.chapters.ch1.observe.ScriptObserver`); rank 0 then reads the checkpoint the
-  script left (``torch.load(weights_only=True)``, at most 1 MB).
+  (``launcher="torchrun"``): each rank notes what it fed its model, what DDP synchronised, what
+  it saved and printed, and its replica's weights
+  (:class:`graders.chapters.ch1.observe.ScriptObserver`). The checkpoint itself is read by the
+  driver, from the launch folder (``case.launch_outputs()``).
 """
 
 from __future__ import annotations
 
 import contextlib
-import os
 from unittest import mock
 
 import torch
 
-from graders.chapters.ch1 import reference
-from graders.chapters.ch1.ddp_cases import OUT
 from graders.chapters.ch1.observe import ScriptObserver
 from graders.training.step_ledger import measure_step
 from graders.world.task import task
@@ -32,7 +30,6 @@ OPTIMIZERS = {
     "sgd": lambda params: torch.optim.SGD(params, lr=0.1),
     "sgd_momentum": lambda params: torch.optim.SGD(params, lr=0.1, momentum=0.9),
 }
-CHECKPOINT_LIMIT = 1 << 20
 
 
 def _config(student, case):
@@ -59,7 +56,7 @@ def _ledger(ledger) -> dict:
 def training_memory(ctx, case):
     generator = torch.Generator().manual_seed(case.vocab_size)
     tokens = torch.randint(0, case.vocab_size, (min(4, case.max_seq_len), 2), generator=generator)
-    model = reference.gpt(case)
+    model = case.gpt()
     measured = measure_step(model, case.precision, OPTIMIZERS[case.optimizer], tokens, tokens.roll(1, 0))
     with ctx.student_code() as student:
         ledger = student.training_memory(
@@ -122,26 +119,21 @@ def device_for(ctx, case):
         return _as_device(student.device_for(case.local_rank))
 
 
-def _checkpoint() -> object:
-    if not os.path.isfile(OUT):
-        return None
-    if os.path.getsize(OUT) > CHECKPOINT_LIMIT:
-        return f"<a file of {os.path.getsize(OUT)} bytes>"
-    try:
-        state = torch.load(OUT, weights_only=True, map_location="cpu")
-    except Exception as exc:  # noqa: BLE001 - whatever the script wrote
-        return f"<not a checkpoint torch.load reads: {type(exc).__name__}: {str(exc)[:200]}>"
-    return plain(state)
-
-
 @task("ch1.first_ddp")
 def first_ddp(ctx, case):
     observer = ScriptObserver()
     with observer:
-        ctx.run_script(case.argv)
+        try:
+            ctx.run_script(case.argv)
+        finally:
+            intact = observer.hooks_intact()
+    replica = observer.replicas[-1].module.state_dict() if observer.replicas else None
+    printed = observer.printed.getvalue() + observer.stdout_bytes.decode("utf-8", "replace")
     return {
-        "forwards": [[name, rows] for name, rows in observer.forwards],
-        "saves": observer.saves,
-        "printed": observer.printed.getvalue()[-4000:],
-        "checkpoint": _checkpoint() if ctx.rank == 0 else None,
+        "forwards": [[ddp, name, rows] for ddp, name, rows in observer.forwards],
+        "synced": observer.synced,
+        "replica": plain(replica),
+        "saves": [list(save) for save in observer.saves],
+        "printed": printed[-4000:],
+        "hooks_intact": intact,
     }
