@@ -309,10 +309,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "vi": "rank {rank} lưu {files} bằng torch.save: chỉ rank 0 lưu checkpoint.",
     },
     "ch1:rank0 silent": {
-        "en": "none of rank 0's {lines} printed line(s) holds epoch {epoch}'s mean loss ({mean} over its"
-        " batches, {global} over the global ones).",
-        "vi": "không dòng nào trong {lines} dòng rank 0 in ra chứa loss trung bình của epoch {epoch} ({mean}"
-        " trên các batch của nó, {global} trên các batch toàn cục).",
+        "en": "none of rank 0's {lines} printed line(s) holds epoch {epoch}'s mean loss ({means}: over its"
+        " batches, or over the global ones).",
+        "vi": "không dòng nào trong {lines} dòng rank 0 in ra chứa loss trung bình của epoch {epoch}"
+        " ({means}:"
+        " trên các batch của nó, hoặc trên các batch toàn cục).",
     },
     "ch1:rank0 no save": {
         "en": "the checkpoint at {out} is not what rank 0 saved there with torch.save.",

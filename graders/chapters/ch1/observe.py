@@ -5,6 +5,7 @@
 * every training forward pass (under ``torch.enable_grad``; an evaluation under ``no_grad`` is not
   training): the rows the outermost module was handed, and whether that module is torch's
   ``DistributedDataParallel`` (a global forward hook on every ``nn.Module``);
+* what the outermost module returned for it (the driver computes the step's loss from it);
 * the gradient bytes each such DDP module all-reduced during each step: at its first forward the
   observer gives it a communication hook (DDP's own averaging all-reduce, with its bytes noted),
   so a step that synchronises nothing through DDP shows as zero;
@@ -43,6 +44,7 @@ def _sha256(path: str) -> str:
 class ScriptObserver:
     def __init__(self) -> None:
         self.forwards: list[tuple[bool, str, torch.Tensor | None]] = []
+        self.outputs: list[torch.Tensor | None] = []  # per training forward: what the model returned
         self.synced: list[int] = []  # per training forward: gradient bytes DDP all-reduced in its step
         self.replicas: list[DistributedDataParallel] = []
         self.saves: list[tuple[str, str]] = []  # (file name, sha256 of what it wrote)
@@ -62,6 +64,7 @@ class ScriptObserver:
                 self.forwards.append(
                     (ddp, type(module).__name__, None if rows is None else rows.detach().clone())
                 )
+                self.outputs.append(None)
                 self.synced.append(0)
                 if ddp and id(module) not in seen:
                     seen.add(id(module))
@@ -71,6 +74,13 @@ class ScriptObserver:
 
         def after(module, args, output) -> None:
             depth[0] = max(0, depth[0] - 1)
+            if (
+                depth[0] == 0
+                and torch.is_grad_enabled()
+                and self.outputs
+                and isinstance(output, torch.Tensor)
+            ):
+                self.outputs[-1] = output.detach().clone()
 
         def averaged(ddp):
             def hook(state, bucket):

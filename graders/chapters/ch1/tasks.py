@@ -132,6 +132,7 @@ def first_ddp(ctx, case):
     return {
         "forwards": [[ddp, name, rows] for ddp, name, rows in observer.forwards],
         "synced": observer.synced,
+        "outputs": observer.outputs,
         "replica": plain(replica),
         "saves": [list(save) for save in observer.saves],
         "printed": printed[-4000:],
