@@ -3,15 +3,18 @@
 # reference solutions.
 #
 # Two pytest processes run side by side, one per core of the course machine: the suites that grade
-# many submissions (mutants, red team, batch, nbgrader), and everything else (coverage included:
-# the two then take about as long). Each is an
+# many submissions (mutants, red team, batch grading, nbgrader, the samples), and everything else
+# (coverage included: the two then take about as long). Each is an
 # ordinary pytest session with its own worker worlds; arguments go to both. Their outputs are shown
 # one after the other, and the script fails if either fails. (Background jobs of a script start with
 # SIGINT ignored: what must answer Ctrl-C, like `dtlab watch`, installs its own handler.)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTEST=(.venv/bin/python -m pytest --impl solutions --hypothesis-profile ci --dtlab-deadline 5 -q)
-VARIANTS=(tests/test_mutants.py tests/test_cheats.py tests/test_batch.py tests/test_nbgrader.py)
+VARIANTS=(
+  tests/test_mutants.py tests/test_cheats.py tests/test_batch.py tests/test_nbgrader.py
+  tests/test_samples.py tests/test_adversarial.py
+)
 IGNORED=()
 for file in "${VARIANTS[@]}"; do IGNORED+=("--ignore=$file"); done
 

@@ -36,7 +36,7 @@ from graders.world.task import TaskSpec, spec_of
 
 ERROR_GRACE = 1.0
 #: a launched world's deadline, in task deadlines: its launcher's rendezvous, and a whole program
-LAUNCH_DEADLINE_FACTOR = 3
+LAUNCH_DEADLINE_FACTOR = 2
 #: launched outcomes kept for the parts that run the same cases
 LAUNCHES_KEPT = 64
 
