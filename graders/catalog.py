@@ -55,6 +55,8 @@ HIDDEN_PARTS: dict[str, tuple[str, ...]] = {
     "ch9.zigzag_ring_attention": ("result",),
     "ch10.top_k_router": ("gradients",),
     "ch10.expert_parallel_moe": ("result",),
+    "ch11.rank_layout": ("groups", "combined"),
+    "ch11.groups_crossing_nodes": ("result",),
 }
 
 

@@ -1,6 +1,6 @@
 """The chapters on the techniques built on the parallel dimensions: mixed precision and memory
-(ch8), long sequences (ch9) and Mixture of Experts (ch10); :mod:`graders.chapter_table` lists them
-after the others."""
+(ch8), long sequences (ch9) and Mixture of Experts (ch10), and the chapter that puts every
+dimension together (ch11); :mod:`graders.chapter_table` lists them after the others."""
 
 from __future__ import annotations
 
@@ -174,6 +174,36 @@ ADVANCED: list[Chapter] = [
                     "expert and dense gradients, each in its own group",
                 ),
                 banned=TORCH_DDP | TORCH_TENSOR_PARALLEL,
+            ),
+        ),
+    ),
+    Chapter(
+        "ch11",
+        "Putting it together",
+        "Song song 3D / 5D",
+        (
+            *exercises_of(
+                "ch11",
+                "topology",
+                (
+                    "rank_layout",
+                    {"coords": 1, "groups": 2, "combined": 1},
+                    "the rank grid of tp, cp, ep, dp and pp, and its groups",
+                    "RankLayout",
+                ),
+                multi_rank=False,
+            ),
+            *exercises_of(
+                "ch11",
+                "process_groups",
+                ("build_groups", {"result": 3}, "every group made for real, on every rank, and usable"),
+            ),
+            *exercises_of(
+                "ch11",
+                "placement",
+                ("groups_crossing_nodes", {"result": 1}, "the groups that span nodes"),
+                ("best_order", {"result": 1}, "an order that keeps the busiest groups inside nodes"),
+                multi_rank=False,
             ),
         ),
     ),

@@ -218,6 +218,9 @@ PARTS_VI = {
     "errors": "báo lỗi",
     "shards": "phân mảnh dữ liệu",
     "rank0": "chỉ rank 0",
+    "coords": "toạ độ",
+    "groups": "group",
+    "combined": "group kết hợp",
 }
 
 

@@ -48,6 +48,12 @@ pip_log .venv/bin/python scripts/install_torch.py install
 # nbgrader (dtlab nbgrader).
 step "installing dtlab in place with extras [${DTLAB_EXTRAS:-dev}] (pip's log follows)"
 pip_log .venv/bin/python -m pip install --disable-pip-version-check -e ".[${DTLAB_EXTRAS:-dev}]"
+# Megatron-Core, for the kit's own test that chapter 11's rank grid is its RankGenerator's: without
+# its dependencies (its rank groups need only torch), and only where the kit's tests run.
+case ",${DTLAB_EXTRAS:-dev}," in *,dev,*)
+  step "installing megatron-core==0.16.1 without its dependencies (chapter 11's cross-check)"
+  pip_log .venv/bin/python -m pip install --disable-pip-version-check --no-deps "megatron-core==0.16.1"
+esac
 
 # 4. What was installed is what was asked for.
 .venv/bin/python scripts/install_torch.py verify

@@ -16,7 +16,7 @@ from hypothesis import settings
 from graders.authoring import coverage, mutants
 from graders.plugin import profiles
 
-CHAPTERS = ("ch1", "ch2", "ch4", "ch5", "ch6", "ch7", "ch8", "ch9", "ch10")
+CHAPTERS = ("ch1", "ch2", "ch4", "ch5", "ch6", "ch7", "ch8", "ch9", "ch10", "ch11")
 DRAWS = 500
 AT_LEAST = {coverage.MULTI_RANK: 0.5}  # every other facet: OFTEN
 OFTEN = 0.1

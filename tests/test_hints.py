@@ -129,7 +129,7 @@ def test_an_unknown_exercise_or_chapter_is_named_with_what_exists(state, capsys)
     code, _, err = _hint(capsys, "ch2", "ch4.ddp")
     assert code == 2 and "ch2 has no exercise 'ch4.ddp'" in err
     code, _, err = _hint(capsys, "ch12", "anything")
-    assert code == 2 and "ch1, ch2, ch3, ch4, ch5, ch6, ch7, ch8, ch9, ch10" in err
+    assert code == 2 and "ch1, ch2, ch3, ch4, ch5, ch6, ch7, ch8, ch9, ch10, ch11" in err
 
 
 @pytest.mark.parametrize("content", ["{not json", '["a list"]', '{"seen": {"ch2.ring_shift": "two"}}', ""])

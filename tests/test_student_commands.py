@@ -220,7 +220,7 @@ def test_check_names_accepted():
     assert check.resolve("ch2.ring_all_reduce") == ("ch2", "ch2.ring_all_reduce")
     assert check.resolve("ch7") == ("ch7", None)
     with pytest.raises(
-        check.UnknownTarget, match="choose from ch1, ch2, ch3, ch4, ch5, ch6, ch7, ch8, ch9, ch10"
+        check.UnknownTarget, match="choose from ch1, ch2, ch3, ch4, ch5, ch6, ch7, ch8, ch9, ch10, ch11"
     ):
         check.resolve("ch12")
 

@@ -99,9 +99,14 @@ class _Lifecycle:
 
     def __call__(self, args: tuple, kwargs: dict):
         made = self.original(*args, **kwargs)
-        if self.recorder.keep_groups and self.name != "destroy_process_group":
+        recorder = self.recorder
+        if recorder.keep_groups and self.name != "destroy_process_group":
             default = dist.GroupMember.WORLD
-            self.recorder.kept_groups += [g for g in (made, default) if g is not None]
+            recorder.kept_groups += [g for g in (made, default) if g is not None]
+        if self.name in ("new_group", "new_subgroups") and recorder.active:
+            if recorder.bans.graded_request(sys._getframe(2)):
+                found = made[1] if self.name == "new_subgroups" else [made]
+                recorder.made_groups += [g for g in found if g is not None]
         return made
 
 
@@ -129,6 +134,8 @@ class Recorder:
         #: joining that thread, holds) deadlocks; a launched rank exits without freeing them
         self.keep_groups = False
         self.kept_groups: list = []
+        #: the process groups graded code made (``new_group``), for the task to destroy
+        self.made_groups: list = []
         self._wait = self._waiting_function()
 
     # -- lifecycle -------------------------------------------------------------------------

@@ -206,6 +206,13 @@ class TaskContext:
         or crashes, the report shows the rank's last note: e.g. which microbatch it is at."""
         self._worker.set_note(text)
 
+    def groups_made(self) -> list:
+        """The process groups graded code made in this task (``new_group``), handed over once: a
+        task that grades code making groups destroys them, or every example would leave gloo
+        groups (and their threads) behind in the persistent world."""
+        made, self._worker.recorder.made_groups = self._worker.recorder.made_groups, []
+        return made
+
     def barrier(self, ranks: tuple[int, ...] | None = None) -> None:
         """A barrier for the kit's own synchronisation (not recorded, never banned)."""
         from graders.comm.recorder import REAL

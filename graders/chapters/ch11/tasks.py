@@ -1,0 +1,86 @@
+"""Chapter 11 worker tasks.
+
+* ``rank_layout``: the student's ``RankLayout`` of the case: every rank's coordinates and the rank
+  they give back, the groups of each dimension and of the case's combined dimensions.
+* ``build_groups``: on every rank of a world of the layout's size, the student's groups (made
+  from the student's ``RankLayout``); each returned group's ranks as torch sees them; then, if the
+  ranks agree on who is in which group, an all-reduce of the ranks inside each group (the kit's
+  own, on the student's groups). The groups graded code made are destroyed after the task.
+* ``groups_crossing_nodes`` and ``best_order``: the student's answers.
+"""
+
+from __future__ import annotations
+
+import torch
+import torch.distributed as dist
+
+from graders.chapters.ch11.cases import DIMS
+from graders.comm.recorder import REAL
+from graders.world.task import task
+from graders.world.values import plain
+
+
+@task("ch11.rank_layout")
+def rank_layout(ctx, case):
+    with ctx.student_code() as student:
+        layout = student.RankLayout(**case.layout)
+        coords = [plain(layout.coords(rank)) for rank in range(case.size)]
+        back = [plain(layout.rank(**c)) if isinstance(c, dict) else None for c in coords]
+        single = {dim: plain(layout.groups(dim)) for dim in DIMS}
+        combined = {dims: plain(layout.groups(dims)) for dims in case.combined}
+        world = plain(layout.world_size)
+    return {"coords": coords, "back": back, "single": single, "combined": combined, "world_size": world}
+
+
+@task("ch11.build_groups")
+def build_groups(ctx, case):
+    with ctx.student_code("topology") as topology:
+        layout = topology.RankLayout(**case.layout)
+    with ctx.student_code() as student:
+        made = student.build_groups(layout, case.entries)
+    try:
+        members = {
+            entry: dist.get_process_group_ranks(made[entry])
+            if isinstance(made, dict) and entry in made
+            else None
+            for entry in case.entries
+        }
+        everyone = [None] * ctx.world_size
+        REAL["all_gather_object"](everyone, members)
+        sums = {}
+        if all(_agree(everyone, entry) for entry in case.entries):
+            for entry in case.entries:
+                value = torch.tensor([float(ctx.rank)])
+                REAL["all_reduce"](value, group=made[entry])
+                sums[entry] = float(value)
+        return {"members": members, "sums": sums}
+    finally:
+        ctx.barrier()
+        for group in ctx.groups_made():
+            dist.destroy_process_group(group)
+
+
+def _agree(everyone: list[dict], entry: str) -> bool:
+    """Whether every rank has a group for ``entry`` and the members of each group say the same."""
+    for rank, members in enumerate(everyone):
+        mine = members.get(entry)
+        if mine is None or rank not in mine:
+            return False
+        if any(everyone[other].get(entry) != mine for other in mine):
+            return False
+    return True
+
+
+@task("ch11.groups_crossing_nodes")
+def groups_crossing_nodes(ctx, case):
+    with ctx.student_code("topology") as topology:
+        layout = topology.RankLayout(**case.layout)
+    with ctx.student_code() as student:
+        return plain(student.groups_crossing_nodes(layout, case.gpus_per_node))
+
+
+@task("ch11.best_order")
+def best_order(ctx, case):
+    with ctx.student_code() as student:
+        sizes = {dim: getattr(case, dim) for dim in DIMS}
+        return plain(student.best_order(**sizes, gpus_per_node=case.gpus_per_node))
