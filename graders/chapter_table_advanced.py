@@ -205,6 +205,14 @@ ADVANCED: list[Chapter] = [
                 ("best_order", {"result": 1}, "an order that keeps the busiest groups inside nodes"),
                 multi_rank=False,
             ),
+            *exercises_of(
+                "ch11",
+                "planner",
+                ("memory_per_gpu", {"result": 1}, "the memory a plan needs per GPU"),
+                ("step_time", {"result": 1}, "the time a plan's step takes"),
+                ("plan", {"result": 2, "infeasible": 1}, "the fastest plan that fits"),
+                multi_rank=False,
+            ),
         ),
     ),
 ]

@@ -221,6 +221,7 @@ PARTS_VI = {
     "coords": "toạ độ",
     "groups": "group",
     "combined": "group kết hợp",
+    "infeasible": "không khả thi",
 }
 
 

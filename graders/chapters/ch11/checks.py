@@ -12,7 +12,9 @@
 
 from __future__ import annotations
 
-from graders.chapters.ch11 import reference
+import math
+
+from graders.chapters.ch11 import planning, reference
 from graders.chapters.ch11.cases import DIMS
 from graders.checks import fail
 from graders.messages import say
@@ -104,3 +106,59 @@ def assert_best_order(run, case) -> None:
     if got != best:
         said = {"order": order, "got": list(got), "best": list(best)}
         fail(say("ch11:best order", **said), case, say("ch11:best order:hint"))
+
+
+# -- planner.py ---------------------------------------------------------------------------------------
+
+#: the student's plan may be this much slower than the best one
+PLAN_SLACK = 1.10
+
+
+def _number(got, case, hint: str) -> float:
+    if not isinstance(got, int | float) or isinstance(got, bool):
+        fail(say("ch11:not a number", got=repr(got)), case, say(hint))
+    return got
+
+
+def _close(got: float, expected: float) -> bool:
+    return math.isclose(got, expected, rel_tol=1e-9, abs_tol=1e-12)
+
+
+def assert_memory(run, case) -> None:
+    got, expected = _number(run[0], case, "ch11:memory:hint"), planning.memory(case.plan, case)
+    if not _close(got, expected):
+        fail(say("ch11:memory", got=f"{got:.6g}", expected=f"{expected:.6g}"), case, say("ch11:memory:hint"))
+
+
+def assert_time(run, case) -> None:
+    got, expected = _number(run[0], case, "ch11:time:hint"), planning.time(case.plan, case)
+    if not _close(got, expected):
+        fail(say("ch11:time", got=f"{got:.6g}", expected=f"{expected:.6g}"), case, say("ch11:time:hint"))
+
+
+def assert_plan(run, case) -> None:
+    got = run[0]
+    if "raised" in got:
+        fail(
+            say("ch11:plan refused", why=got["raised"], best=f"{case.best:.4g}"), case, say("ch11:plan:hint")
+        )
+    chosen = got["returned"]
+    if not isinstance(chosen, dict) or not planning.valid(chosen, case):
+        fail(say("ch11:plan invalid", got=chosen), case, say("ch11:plan:hint"))
+    needed, limit = planning.memory(chosen, case), case.cluster["memory_gb"] * 1e9
+    if needed > limit:
+        fail(
+            say("ch11:plan too big", gb=f"{needed / 1e9:.3g}", limit=case.cluster["memory_gb"]),
+            case,
+            say("ch11:memory:hint"),
+        )
+    took = planning.time(chosen, case)
+    if took > PLAN_SLACK * case.best:
+        said = {"time": f"{took:.4g}", "best": f"{case.best:.4g}", "slack": f"{PLAN_SLACK - 1:.0%}"}
+        fail(say("ch11:plan slow", **said), case, say("ch11:plan:hint"))
+
+
+def assert_infeasible(run, case) -> None:
+    got = run[0]
+    if "raised" not in got:
+        fail(say("ch11:plan accepted", got=got.get("returned")), case, say("ch11:infeasible:hint"))

@@ -63,4 +63,59 @@ HINTS: dict[str, list[tuple[str, str]]] = {
             " nhất.",
         ),
     ],
+    "memory_per_gpu": [
+        (
+            "Read planner.py's docstring: Ψ, the states of each ZeRO stage, and the activations of the first"
+            " pipeline stage.",
+            "Đọc docstring của planner.py: Ψ, trạng thái của từng stage ZeRO, và activation của stage"
+            " pipeline đầu tiên.",
+        ),
+        (
+            "Compute Ψ first (shared weights over tp·pp, experts over tp·pp·ep), multiply by the stage's"
+            " bytes"
+            " per parameter, then add layers/pp layers of activations for min(pp, m) micro-batches, with"
+            " m = global_batch / (dp · micro_batch).",
+            "Tính Ψ trước (trọng số dùng chung chia cho tp·pp, các expert chia cho tp·pp·ep), nhân với số"
+            " byte"
+            " mỗi tham số của stage, rồi cộng activation của layers/pp tầng cho min(pp, m) micro-batch, với"
+            " m = global_batch / (dp · micro_batch).",
+        ),
+    ],
+    "step_time": [
+        (
+            "Read planner.py's docstring: one compute term and five communication terms, nothing overlapped.",
+            "Đọc docstring của planner.py: một số hạng tính toán và năm số hạng giao tiếp, không chồng lấp.",
+        ),
+        (
+            "Write a helper bw(inside) for the bandwidth in bytes per second and ring(n, x) = 2(n − 1)/n · x;"
+            " each term is bytes over the bandwidth of the link its group uses. pp_comm is 0 without a"
+            " pipeline.",
+            "Viết hàm phụ bw(inside) cho băng thông tính bằng byte mỗi giây và ring(n, x) = 2(n − 1)/n · x;"
+            " mỗi"
+            " số hạng là số byte chia cho băng thông của đường truyền mà group của nó dùng. pp_comm bằng 0"
+            " khi"
+            " không có pipeline.",
+        ),
+    ],
+    "plan": [
+        (
+            "Read planner.py's docstring: what makes a plan valid, feasible, and best.",
+            "Đọc docstring của planner.py: điều gì làm một plan hợp lệ, khả thi, và tốt nhất.",
+        ),
+        (
+            "A brute-force search is fast enough: tp, cp and pp over the divisors of the world, dp = world /"
+            " (tp·cp·pp), ep over dp's divisors, micro_batch over the divisors of global_batch / dp, and the"
+            " four ZeRO stages; skip the invalid and those that do not fit, keep the fastest.",
+            "Tìm kiếm vét cạn là đủ nhanh: tp, cp và pp trên các ước của world, dp = world / (tp·cp·pp), ep"
+            " trên"
+            " các ước của dp, micro_batch trên các ước của global_batch / dp, và bốn stage ZeRO; bỏ qua plan"
+            " không hợp lệ và plan không vừa, giữ plan nhanh nhất.",
+        ),
+        (
+            "When nothing fits, raise ValueError: a plan that does not fit would crash with an out-of-memory"
+            " error on the cluster, after the job waited in the queue.",
+            "Khi không có plan nào vừa, hãy báo ValueError: một plan không vừa sẽ bị lỗi hết bộ nhớ trên cụm"
+            " máy, sau khi job đã chờ trong hàng đợi.",
+        ),
+    ],
 }

@@ -90,4 +90,65 @@ MESSAGES: dict[str, dict[str, str]] = {
         "vi": "so sánh các order theo số group vượt node, tp trước, rồi cp, ep, dp và pp; thử cả 120 order"
         " là rẻ.",
     },
+    "ch11:not a number": {
+        "en": "returned {got}; it returns a number.",
+        "vi": "trả về {got}; hàm phải trả về một số.",
+    },
+    "ch11:memory": {
+        "en": "memory_per_gpu is {got} B; the model of planner.py's docstring gives {expected} B.",
+        "vi": "memory_per_gpu là {got} B; mô hình trong docstring của planner.py cho {expected} B.",
+    },
+    "ch11:memory:hint": {
+        "en": "Ψ shards the shared weights over tp·pp and the experts over tp·pp·ep; the ZeRO stage divides"
+        " 12, 14 or all 16 bytes by dp; the first stage holds min(pp, m) micro-batches of activations,"
+        " layers/pp of them each.",
+        "vi": "Ψ chia trọng số dùng chung theo tp·pp và các expert theo tp·pp·ep; stage ZeRO chia 12, 14"
+        " hoặc cả 16 byte cho dp; stage đầu giữ activation của min(pp, m) micro-batch, mỗi cái layers/pp"
+        " tầng.",
+    },
+    "ch11:time": {
+        "en": "step_time is {got} s; the model of planner.py's docstring gives {expected} s.",
+        "vi": "step_time là {got} s; mô hình trong docstring của planner.py cho {expected} s.",
+    },
+    "ch11:time:hint": {
+        "en": "compute is stretched by the bubble (1 + (pp − 1)/m); each communication term uses NVLink when"
+        " its group fits in a node (tp, tp·cp, tp·cp·dp ≤ gpus_per_node) and InfiniBand otherwise.",
+        "vi": "phần tính toán bị kéo dài bởi bubble (1 + (pp − 1)/m); mỗi số hạng giao tiếp dùng NVLink khi"
+        " group của nó vừa trong một node (tp, tp·cp, tp·cp·dp ≤ gpus_per_node) và InfiniBand nếu không.",
+    },
+    "ch11:plan refused": {
+        "en": "plan raised ValueError ({why}), but a plan fits: the best takes {best} s per step.",
+        "vi": "plan báo ValueError ({why}), nhưng có plan vừa bộ nhớ: plan tốt nhất mất {best} s mỗi bước.",
+    },
+    "ch11:plan invalid": {
+        "en": "plan returned {got}, which is not a valid plan of this cluster and model.",
+        "vi": "plan trả về {got}, không phải một plan hợp lệ cho cụm máy và mô hình này.",
+    },
+    "ch11:plan too big": {
+        "en": "the plan needs {gb} GB per GPU; the GPUs have {limit} GB.",
+        "vi": "plan cần {gb} GB mỗi GPU; GPU chỉ có {limit} GB.",
+    },
+    "ch11:plan slow": {
+        "en": "the plan's step takes {time} s; the best plan's takes {best} s (more than {slack} faster).",
+        "vi": "mỗi bước của plan mất {time} s; plan tốt nhất mất {best} s (nhanh hơn quá {slack}).",
+    },
+    "ch11:plan:hint": {
+        "en": "try every valid split: tp, cp and pp among the divisors of the world (dp is what is left), ep"
+        " among dp's, micro_batch among the divisors of global_batch / dp, every ZeRO stage; keep the"
+        " fastest that fits.",
+        "vi": "thử mọi cách chia hợp lệ: tp, cp và pp trong các ước của world (dp là phần còn lại), ep trong"
+        " các ước của dp, micro_batch trong các ước của global_batch / dp, mọi stage ZeRO; giữ plan nhanh"
+        " nhất vừa bộ nhớ.",
+    },
+    "ch11:plan accepted": {
+        "en": "plan returned {got}, but no plan fits this model in these GPUs: it raises ValueError.",
+        "vi": "plan trả về {got}, nhưng không plan nào đưa được mô hình này vào các GPU: hàm phải báo"
+        " ValueError.",
+    },
+    "ch11:infeasible:hint": {
+        "en": "when the search finds no feasible plan, raise ValueError saying the model does not fit; never"
+        " return the least-bad plan.",
+        "vi": "khi tìm không ra plan khả thi, hãy báo ValueError nói rằng mô hình không vừa; đừng bao giờ trả"
+        " về plan ít tệ nhất.",
+    },
 }

@@ -69,4 +69,60 @@ RECAPS: dict[str, tuple[str, str]] = {
         "Bộ chấm dùng layout và kích thước node ngẫu nhiên: order trả về phải có số group vượt node ít như"
         " order tốt nhất.",
     ),
+    "memory_per_gpu": (
+        "What one GPU holds: its share of the model states and the activations of the micro-batches in"
+        " flight.\n"
+        "tp and pp divide the weights, ep the experts; ZeRO then divides the optimizer state (stage 1),"
+        " the gradients (2) and the parameters (3) by dp.\n"
+        "Activations shrink with tp (sequence parallelism) and cp, and 1F1B keeps min(pp, m)"
+        " micro-batches of them on the first stage.\n"
+        "Recomputation and offloading are left out of this model.\n"
+        "Graded on random valid plans of random requests, to a relative 10⁻⁹.",
+        "Những gì một GPU giữ: phần trạng thái mô hình của nó và activation của các micro-batch đang chạy."
+        "\n"
+        "tp và pp chia trọng số, ep chia các expert; sau đó ZeRO chia state của optimizer (stage 1),"
+        " gradient (2) và tham số (3) cho dp.\n"
+        "Activation giảm theo tp (song song chuỗi) và cp, và 1F1B giữ min(pp, m) micro-batch activation ở"
+        " stage đầu.\n"
+        "Mô hình này không tính việc tính lại và offload.\n"
+        "Bộ chấm dùng các plan hợp lệ ngẫu nhiên của các yêu cầu ngẫu nhiên, sai số tương đối 10⁻⁹.",
+    ),
+    "step_time": (
+        "A step is compute at peak speed, stretched by the pipeline bubble (pp − 1)/m, plus every"
+        " communication at the speed of the link it crosses.\n"
+        "Tensor parallelism all-reduces activations in every layer: over NVLink it is cheap, across nodes"
+        " it dominates.\n"
+        "Data parallelism all-reduces the gradients once a step; ZeRO-3 adds half again for gathering the"
+        " parameters.\n"
+        "Context and expert parallelism move activations in every layer; pipeline parallelism only at"
+        " stage boundaries.\n"
+        "Graded on random valid plans of random requests, to a relative 10⁻⁹.",
+        "Một bước gồm tính toán ở tốc độ đỉnh, bị kéo dài bởi bubble của pipeline (pp − 1)/m, cộng mọi"
+        " giao tiếp ở tốc độ của đường truyền mà nó đi qua.\n"
+        "Song song tensor all-reduce activation ở mọi tầng: qua NVLink thì rẻ, qua nhiều node thì nó chiếm"
+        " phần lớn.\n"
+        "Song song dữ liệu all-reduce gradient mỗi bước một lần; ZeRO-3 thêm một nửa nữa để gom tham số.\n"
+        "Song song ngữ cảnh và expert truyền activation ở mọi tầng; song song pipeline chỉ ở ranh giới các"
+        " stage.\n"
+        "Bộ chấm dùng các plan hợp lệ ngẫu nhiên của các yêu cầu ngẫu nhiên, sai số tương đối 10⁻⁹.",
+    ),
+    "plan": (
+        "Choosing tp, cp, pp, dp, ep, the micro-batch and the ZeRO stage is a search: the space is small"
+        " enough to try every valid plan.\n"
+        "Memory decides what is possible, time what is best: larger tp saves memory but talks in every"
+        " layer; more pp saves memory but adds bubble; ZeRO saves memory for some communication.\n"
+        "A model that fits nowhere must be refused clearly, before a job is queued.\n"
+        "Real planners (Megatron's, DeepSpeed's autotuner) work the same way with measured costs.\n"
+        "Graded on clusters and models drawn at random: the plan must fit and be within 10% of the"
+        " fastest plan that fits; an impossible request raises ValueError.",
+        "Chọn tp, cp, pp, dp, ep, micro-batch và stage ZeRO là một bài toán tìm kiếm: không gian đủ nhỏ để"
+        " thử mọi plan hợp lệ.\n"
+        "Bộ nhớ quyết định điều gì khả thi, thời gian quyết định điều gì tốt nhất: tp lớn tiết kiệm bộ nhớ"
+        " nhưng giao tiếp ở mọi tầng; pp lớn tiết kiệm bộ nhớ nhưng thêm bubble; ZeRO đổi bộ nhớ lấy"
+        " một phần giao tiếp.\n"
+        "Một mô hình không vừa ở đâu cả phải bị từ chối rõ ràng, trước khi job vào hàng đợi.\n"
+        "Các bộ lập kế hoạch thật (của Megatron, autotuner của DeepSpeed) làm tương tự với chi phí đo được.\n"
+        "Bộ chấm dùng cụm máy và mô hình ngẫu nhiên: plan phải vừa bộ nhớ và chậm hơn plan nhanh nhất vừa"
+        " bộ nhớ không quá 10%; yêu cầu bất khả thi phải báo ValueError.",
+    ),
 }

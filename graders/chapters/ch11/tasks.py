@@ -84,3 +84,39 @@ def best_order(ctx, case):
     with ctx.student_code() as student:
         sizes = {dim: getattr(case, dim) for dim in DIMS}
         return plain(student.best_order(**sizes, gpus_per_node=case.gpus_per_node))
+
+
+# -- planner.py ---------------------------------------------------------------------------------------
+
+PLAN_FIELDS = ("tp", "cp", "pp", "dp", "ep", "micro_batch", "zero")
+
+
+def _configs(student, case):
+    return student.ModelConfig(**case.model), student.ClusterConfig(**case.cluster)
+
+
+@task("ch11.memory_per_gpu")
+def memory_per_gpu(ctx, case):
+    with ctx.student_code() as student:
+        model, cluster = _configs(student, case)
+        return plain(student.memory_per_gpu(student.Plan(**case.plan), model, cluster, case.global_batch))
+
+
+@task("ch11.step_time")
+def step_time(ctx, case):
+    with ctx.student_code() as student:
+        model, cluster = _configs(student, case)
+        return plain(student.step_time(student.Plan(**case.plan), model, cluster, case.global_batch))
+
+
+@task("ch11.plan")
+def plan(ctx, case):
+    with ctx.student_code() as student:
+        model, cluster = _configs(student, case)
+        try:
+            chosen = student.plan(model, cluster, case.global_batch)
+        except ValueError as exc:
+            return {"raised": str(exc)[:300]}
+        if chosen is None:
+            return {"returned": None}
+        return {"returned": {name: plain(getattr(chosen, name, None)) for name in PLAN_FIELDS}}
