@@ -78,9 +78,10 @@ def plans(case):
     """Every valid plan of the case."""
     world = case.world
     for tp, cp, pp in itertools.product(_divisors(world), repeat=3):
-        if world % (tp * cp * pp):
+        model_parallel = tp * cp * pp
+        if world % model_parallel:
             continue
-        dp = world // (tp * cp * pp)
+        dp = world // model_parallel
         if case.global_batch % dp:
             continue
         for ep, b, zero in itertools.product(_divisors(dp), _divisors(case.global_batch // dp), range(4)):
