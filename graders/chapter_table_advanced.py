@@ -4,7 +4,16 @@ dimension together (ch11); :mod:`graders.chapter_table` lists them after the oth
 
 from __future__ import annotations
 
-from graders.bans import AMP_SCALING, SDPA, TORCH_CHECKPOINT, TORCH_DDP, TORCH_TENSOR_PARALLEL
+from graders.bans import (
+    AMP_SCALING,
+    SDPA,
+    TORCH_CHECKPOINT,
+    TORCH_DDP,
+    TORCH_FSDP,
+    TORCH_PIPELINING,
+    TORCH_TENSOR_PARALLEL,
+    TORCH_ZERO,
+)
 from graders.exercise_types import Chapter, exercises_of
 
 ADVANCED: list[Chapter] = [
@@ -213,6 +222,20 @@ ADVANCED: list[Chapter] = [
                 ("plan", {"result": 2, "infeasible": 1}, "the fastest plan that fits"),
                 multi_rank=False,
             ),
+            *exercises_of(
+                "ch11",
+                "framework",
+                (
+                    "trainer_3d",
+                    {"result": 3, "traffic": 2, "memory": 1},
+                    "a GPT trained with DP × TP × PP and ZeRO-1, from your chapters 5-7",
+                    "Trainer3D",
+                ),
+                banned=TORCH_DDP | TORCH_ZERO | TORCH_FSDP | TORCH_PIPELINING | TORCH_TENSOR_PARALLEL,
+                measured_memory=True,
+                scan_allows=frozenset({"item"}),  # the loss is returned as a float
+            ),
         ),
+        builds_on=("ch5", "ch6", "ch7"),
     ),
 ]

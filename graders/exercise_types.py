@@ -40,6 +40,9 @@ class Chapter:
     title: str
     title_vi: str
     exercises: tuple[Exercise, ...]
+    #: the chapters whose student code this one imports (``from ..ch6.blocks import ...``): they are
+    #: graded code too, and a change in them changes this chapter's grade
+    builds_on: tuple[str, ...] = ()
 
     @property
     def points(self) -> int:

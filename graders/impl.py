@@ -34,9 +34,13 @@ class Impl:
         nested = self.root / chapter
         return nested if nested.is_dir() else self.root
 
-    def location(self, chapter: str) -> tuple[str, str]:
-        """``(chapter, folder)`` as the workers need it to import the chapter's modules."""
-        return chapter, str(self.chapter_dir(chapter))
+    def location(self, chapter: str) -> tuple[str, str, tuple[str, ...]]:
+        """``(chapter, folder, chapters it builds on)`` as the workers need it to import the
+        chapter's modules (``graders.world.student.ImplLocation``)."""
+        from graders.catalog import CHAPTERS
+
+        known = CHAPTERS.get(chapter)
+        return chapter, str(self.chapter_dir(chapter)), known.builds_on if known else ()
 
     def source(self, chapter: str, module: str) -> Path:
         return self.chapter_dir(chapter) / f"{module}.py"

@@ -116,10 +116,25 @@ def materialize(mutant: Mutant, dest: Path, kit_root: Path = KIT_ROOT) -> Path:
     chapter_dir.mkdir(parents=True)
     for path in (kit_root / "solutions" / mutant.chapter).glob("*.py"):
         shutil.copy(path, chapter_dir / path.name)
+    add_earlier_chapters(mutant.chapter, dest, kit_root)
     for edit in mutant.edits:
         target = chapter_dir / edit.file
         target.write_text(apply(target.read_text(), edit))
     return dest
+
+
+def add_earlier_chapters(chapter: str, dest: Path, kit_root: Path = KIT_ROOT) -> None:
+    """Next to ``dest/<chapter>``, the reference solutions of the chapters it builds on (the
+    capstone imports chapters 5 to 7), so that only the chapter itself is the variant graded."""
+    from graders.catalog import CHAPTERS
+
+    for earlier in CHAPTERS[chapter].builds_on:
+        folder = dest / earlier
+        if folder.exists():
+            shutil.rmtree(folder)
+        shutil.copytree(
+            kit_root / "solutions" / earlier, folder, ignore=shutil.ignore_patterns("__pycache__")
+        )
 
 
 # -- running the graders against a mutant --------------------------------------------------------

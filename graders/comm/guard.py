@@ -79,6 +79,12 @@ def clone(fn: types.FunctionType) -> types.FunctionType:
     return twin
 
 
+def _defined_by(fn, cls: type) -> bool:
+    """Whether ``fn`` is a Python function ``cls`` itself defines, not one its dictionary holds from
+    elsewhere: an enum class holds ``Enum.__new__``, whose code every enum of the program runs."""
+    return isinstance(fn, types.FunctionType) and fn.__qualname__.startswith(cls.__qualname__ + ".")
+
+
 def _functions_of(obj) -> list[types.FunctionType]:
     """The Python functions behind ``obj``: itself and its ``__wrapped__`` chain, or the methods
     a class defines (static and class methods, properties)."""
@@ -88,10 +94,8 @@ def _functions_of(obj) -> list[types.FunctionType]:
             if isinstance(value, staticmethod | classmethod):
                 value = value.__func__
             if isinstance(value, property):
-                found += [
-                    f for f in (value.fget, value.fset, value.fdel) if isinstance(f, types.FunctionType)
-                ]
-            elif isinstance(value, types.FunctionType):
+                found += [f for f in (value.fget, value.fset, value.fdel) if _defined_by(f, obj)]
+            elif _defined_by(value, obj):
                 found += _functions_of(value)
         return found
     chain = []

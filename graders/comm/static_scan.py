@@ -66,7 +66,9 @@ class ScanResult:
     findings: tuple[Finding, ...]
     calls: dict  # function -> names it references (for transitive attribution)
     syntax_error: str = ""
-    siblings: tuple[str, ...] = ()  # modules of the same folder it imports (``from . import x``)
+    #: modules it imports relatively: of the same folder (``from . import x``: ``"x"``), or of an
+    #: earlier chapter's (``from ..ch6.blocks import y``: ``"../ch6/blocks"``)
+    siblings: tuple[str, ...] = ()
     untouched: frozenset[str] = frozenset()  # functions whose whole body is still the stub's TODO raise
 
     def for_symbol(self, symbol: str, severity: str = BYPASS) -> list[Finding]:
@@ -143,7 +145,10 @@ class _Scanner(ast.NodeVisitor):
     def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
         module = node.module or ""
         if node.level:  # a sibling module of the graded folder: scanned too, by the harness
-            self.siblings += [module.split(".")[0]] if module else [alias.name for alias in node.names]
+            if node.level > 1 and module:  # an earlier chapter's (the capstone's ``..ch6.blocks``)
+                self.siblings.append("/".join([".."] * (node.level - 1) + module.split(".")))
+            else:
+                self.siblings += [module.split(".")[0]] if module else [alias.name for alias in node.names]
             self.generic_visit(node)
             return
         self._check_module(node, module)

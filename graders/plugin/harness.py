@@ -81,17 +81,25 @@ class Harness:
 
 
 def _in_siblings(path, scan, severities) -> list:
-    """``(file, finding)`` of every finding of ``severities`` anywhere in the modules of the same
-    folder that the graded module imports, and those they import: all of their code can run."""
-    found, seen, todo = [], {path.name}, list(scan.siblings)
+    """``(file, finding)`` of every finding of ``severities`` anywhere in the modules the graded
+    module imports relatively (of its folder, or of an earlier chapter's), and those they import:
+    all of their code can run."""
+    found, seen = [], {path.resolve()}
+    todo = [(path.parent, name) for name in scan.siblings]
     while todo:
-        sibling = path.parent / f"{todo.pop()}.py"
-        if sibling.name in seen:
+        folder, name = todo.pop()
+        sibling = (folder / f"{name}.py").resolve()
+        if sibling in seen:
             continue
-        seen.add(sibling.name)
+        seen.add(sibling)
         result = scan_file(sibling)
         if result is None:
             continue
-        found += [(sibling.name, f) for f in result.findings if f.severity in severities]
-        todo += result.siblings
+        shown = (
+            sibling.name
+            if sibling.parent == path.parent.resolve()
+            else f"{sibling.parent.name}/{sibling.name}"
+        )
+        found += [(shown, f) for f in result.findings if f.severity in severities]
+        todo += [(sibling.parent, more) for more in result.siblings]
     return found

@@ -36,8 +36,16 @@ def kit_files(chapter: str, kit_root: Path = KIT_ROOT) -> list[Path]:
 
 
 def student_files(impl: Impl, chapter: str) -> list[Path]:
-    """The Python files of the chapter's folder in ``impl`` (the graded modules and their helpers)."""
-    return sorted(p for p in impl.chapter_dir(chapter).glob("*.py") if p.is_file())
+    """The Python files of the chapter's folder in ``impl`` (the graded modules and their helpers),
+    then those of the chapters it builds on (the capstone imports chapters 5 to 7), tests aside."""
+    from graders.catalog import CHAPTERS
+
+    own = sorted(p for p in impl.chapter_dir(chapter).glob("*.py") if p.is_file())
+    known = CHAPTERS.get(chapter)
+    for earlier in known.builds_on if known else ():
+        folder = impl.root / earlier
+        own += sorted(p for p in folder.glob("*.py") if p.is_file() and not p.name.startswith("test_"))
+    return own
 
 
 def _update(h, label: str, root: Path, paths: list[Path]) -> None:
@@ -54,6 +62,5 @@ def chapter_key(impl: Impl, chapter: str, kit_root: Path = KIT_ROOT) -> str:
     """Changes whenever anything that decides ``chapter``'s grade for ``impl`` changes."""
     h = hashlib.sha256(f"dtlab {__version__}; {PROFILE}; deadline {config.deadline()}\0".encode())
     _update(h, "kit", kit_root, kit_files(chapter, kit_root))
-    folder = impl.chapter_dir(chapter)
-    _update(h, "student", folder, student_files(impl, chapter))
+    _update(h, "student", impl.root, student_files(impl, chapter))
     return h.hexdigest()[:24]

@@ -38,14 +38,18 @@ ERROR_GRACE = 1.0
 #: a launched world's deadline, in task deadlines: its launcher's rendezvous, and a whole program
 LAUNCH_DEADLINE_FACTOR = 2
 #: launched outcomes kept for the parts that run the same cases
-LAUNCHES_KEPT = 64
+OUTCOMES_KEPT = 64
 
 
-def _folder_digest(folder: str) -> str:
-    """A digest of the ``.py`` files of ``folder`` (names and bytes)."""
+def _graded_digest(location: tuple) -> str:
+    """A digest of the graded ``.py`` files (names and bytes): the chapter's, and those of the
+    chapters it builds on."""
+    from graders.world.student import ImplLocation, chapter_folders
+
     digest = hashlib.sha256()
-    for path in sorted(Path(folder).glob("*.py")):
-        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    for chapter, folder in chapter_folders(ImplLocation(*location)).items():
+        for path in sorted(Path(folder).glob("*.py")):
+            digest.update(f"{chapter}/{path.name}".encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()
 
 
@@ -79,7 +83,7 @@ class WorldPool:
         self.fork_server = fork_server or ForkServer(self.base_dir)
         self.worlds: dict[int, ProcessWorld] = {}
         self.restarts = 0
-        self._launched: dict[tuple, RunResult | BaseException] = {}  # see _run_launched
+        self._outcomes: dict[tuple, RunResult | BaseException] = {}  # see _reused
         atexit.register(self.close)
 
     # -- worlds ------------------------------------------------------------------------------
@@ -122,31 +126,42 @@ class WorldPool:
         spec = spec_of(task)
         chapter = spec.exercise.split(".")[0]
         location = impl.location(chapter)
-        size = case.world_size
-        deadline = self.deadline if deadline is None else deadline
+        deadline = (self.deadline if deadline is None else deadline) * spec.deadline_factor
         message = {"task": spec.ref, "case": case, "location": location, "seed": seed}
         if spec.launcher == "torchrun":
-            return self._run_launched(message, spec, deadline * LAUNCH_DEADLINE_FACTOR, case)
-        world = self.world(size)
+            deadline *= LAUNCH_DEADLINE_FACTOR
+            return self._reused(message, deadline, lambda: self._launch(message, spec, deadline, case))
+        if spec.reuse:
+            return self._reused(message, deadline, lambda: self._run_in_pool(message, spec, deadline, case))
+        return self._run_in_pool(message, spec, deadline, case)
+
+    def _run_in_pool(self, message: dict, spec: TaskSpec, deadline: float, case) -> RunResult:
+        world = self.world(case.world_size)
         world.send(message)
         collected = world.collect(deadline, ERROR_GRACE)
         restart = lambda: self.restart(world.size)  # noqa: E731
-        return self._interpret(world, collected, spec, location[1], deadline, case, restart)
+        root = _graded_root(message["location"])
+        return self._interpret(world, collected, spec, root, deadline, case, restart)
 
-    def _run_launched(self, message: dict, spec: TaskSpec, deadline: float, case) -> RunResult:
-        """The task in a world torchrun's launcher starts for it alone (:mod:`.launched_world`).
-
-        A launch costs a second or so, and each part of an exercise runs the same cases: the
-        outcome (a result, or the failure raised) is kept for the same task, case, seed and
-        graded files (their bytes), and given again."""
-        key = (spec.ref, repr(case), message["seed"], deadline, _folder_digest(message["location"][1]))
-        if key in self._launched:
-            outcome = self._launched[key]
+    def _reused(self, message: dict, deadline: float, run) -> RunResult:
+        """``run()``'s outcome (a result, or the failure raised), kept for the same task, case, seed
+        and graded files (their bytes) and given again: for a launched world (a launch costs a
+        second or so) and a task declared ``reuse=True`` (a whole training run), whose parts run
+        the same cases."""
+        key = (
+            message["task"],
+            repr(message["case"]),
+            message["seed"],
+            deadline,
+            _graded_digest(message["location"]),
+        )
+        if key in self._outcomes:
+            outcome = self._outcomes[key]
             if isinstance(outcome, BaseException):
                 raise outcome
             return outcome
         try:
-            outcome = self._launch(message, spec, deadline, case)
+            outcome = run()
         except (
             StudentError,
             TaskHang,
@@ -161,14 +176,14 @@ class WorldPool:
         return outcome
 
     def _remember(self, key, outcome) -> None:
-        self._launched[key] = outcome
-        while len(self._launched) > LAUNCHES_KEPT:
-            self._launched.pop(next(iter(self._launched)))
+        self._outcomes[key] = outcome
+        while len(self._outcomes) > OUTCOMES_KEPT:
+            self._outcomes.pop(next(iter(self._outcomes)))
 
     def _launch(self, message: dict, spec: TaskSpec, deadline: float, case) -> RunResult:
         world = LaunchedWorld(case.world_size, self.fork_server, self.base_dir)
         world.start_task(message)
-        student_dir = message["location"][1]
+        student_dir = _graded_root(message["location"])
         try:
             collected = world.collect(deadline, ERROR_GRACE)
             outputs = getattr(case, "launch_outputs", tuple)()
@@ -284,3 +299,10 @@ def _raise_for_errors(replies: list[dict], spec: TaskSpec, example: Text | str =
         return "\n".join([in_lang(line, lang) for line in lines] + [explained.in_lang(lang)]).rstrip()
 
     raise StudentError(f"{spec.exercise}: " + each_lang(text) + example)  # .localized: every language
+
+
+def _graded_root(location: tuple) -> str:
+    """The folder whose files a report shows as graded code (see ``ImplLocation.graded_root``)."""
+    from graders.world.student import ImplLocation
+
+    return ImplLocation(*location).graded_root

@@ -25,10 +25,19 @@ PACKAGE = "dtlab_impl"
 
 @dataclass(frozen=True)
 class ImplLocation:
-    """Where the graded chapter's files are: ``chapter_dir/<module>.py``."""
+    """Where the graded chapter's files are: ``chapter_dir/<module>.py``; ``builds_on``: the
+    chapters it imports, found next to it when ``chapter_dir`` sits in a folder of chapters."""
 
     chapter: str
     chapter_dir: str
+    builds_on: tuple[str, ...] = ()
+
+    @property
+    def graded_root(self) -> str:
+        """The folder whose files are graded code: the chapter's, or the folder of chapters that
+        holds it when it builds on earlier chapters (their code runs as graded code too)."""
+        parent, name = os.path.split(os.path.normpath(self.chapter_dir))
+        return parent if self.builds_on and name == self.chapter else self.chapter_dir
 
 
 class MissingModule(Exception):
@@ -76,20 +85,42 @@ def import_student_module(location: ImplLocation, module: str) -> types.ModuleTy
         raise MissingModule(module + ".py")
     chapter_pkg = f"{PACKAGE}.{location.chapter}"
     if chapter_pkg not in sys.modules:
-        if location.chapter_dir not in sys.path_importer_cache:
-            sys.path_importer_cache[location.chapter_dir] = importlib.machinery.FileFinder(
-                location.chapter_dir, (_CachedSourceLoader, [".py"])
-            )
         root = types.ModuleType(PACKAGE)
         root.__path__ = []
         sys.modules[PACKAGE] = root
-        pkg = types.ModuleType(chapter_pkg)
-        pkg.__path__ = [location.chapter_dir]
-        pkg.__package__ = chapter_pkg
-        sys.modules[chapter_pkg] = pkg
-        root.__dict__[location.chapter] = pkg
+        for chapter, folder in chapter_folders(location).items():
+            _register_chapter(root, chapter, folder)
     name = f"{chapter_pkg}.{module}"
     return sys.modules.get(name) or importlib.import_module(name)
+
+
+def chapter_folders(location: ImplLocation) -> dict[str, str]:
+    """The graded chapter's folder and, when it sits in a folder of chapters (``exercises/``), the
+    folders of the chapters it builds on: the capstone imports them as
+    ``from ..ch6.blocks import ParallelMLP``, always from the same implementation."""
+    folders = {location.chapter: location.chapter_dir}
+    parent, name = os.path.split(os.path.normpath(location.chapter_dir))
+    if name != location.chapter:
+        return folders  # one chapter's files on their own: no siblings
+    for chapter in location.builds_on:
+        folder = os.path.join(parent, chapter)
+        if os.path.isdir(folder):
+            folders[chapter] = folder
+    return folders
+
+
+def _register_chapter(root: types.ModuleType, chapter: str, folder: str) -> None:
+    """``dtlab_impl.<chapter>``: a package over ``folder``, its files compiled by the kit's loader."""
+    if folder not in sys.path_importer_cache:
+        sys.path_importer_cache[folder] = importlib.machinery.FileFinder(
+            folder, (_CachedSourceLoader, [".py"])
+        )
+    name = f"{PACKAGE}.{chapter}"
+    pkg = types.ModuleType(name)
+    pkg.__path__ = [folder]
+    pkg.__package__ = name
+    sys.modules[name] = pkg
+    root.__dict__[chapter] = pkg
 
 
 def _defined_in(fn, root: str) -> bool:

@@ -38,6 +38,11 @@ class TaskSpec:
     multi_rank: bool = True
     launcher: str = ""  # "torchrun": the task runs in a world torchrun's launcher starts for it
     scan_allows: frozenset[str] = field(default_factory=frozenset)
+    #: its outcome is kept for the same case and graded files, and given again to the exercise's
+    #: other parts (a whole training run, judged by several parts)
+    reuse: bool = False
+    #: its deadline is this many task deadlines (a whole training run on up to 8 processes)
+    deadline_factor: float = 1.0
 
 
 def _mode_depths() -> tuple[int, int]:
@@ -55,9 +60,11 @@ def _leave_modes_at(depths: tuple[int, int]) -> None:
         torch._C._pop_torch_function_stack()
 
 
-def task(exercise: str | Exercise):
+def task(exercise: str | Exercise, *, reuse: bool = False, deadline_factor: float = 1.0):
     """Declare a worker task for ``exercise``: a catalog id, or an :class:`Exercise` of the kit's
-    own tests (the world's probes), which the catalog does not list."""
+    own tests (the world's probes), which the catalog does not list. ``reuse``: the task is
+    deterministic and costly, and its outcome is given again for the same case and graded files
+    (``WorldPool._reused``). ``deadline_factor``: its deadline is that many task deadlines."""
     entry = catalog.exercise(exercise) if isinstance(exercise, str) else exercise
 
     def decorate(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -72,6 +79,8 @@ def task(exercise: str | Exercise):
             entry.multi_rank,
             entry.launcher,
             frozenset(entry.scan_allows),
+            reuse,
+            deadline_factor,
         )
         return fn
 
@@ -131,7 +140,7 @@ class TaskContext:
         recorder.begin(
             self.spec.exercise,
             self.spec.banned,
-            self.location.chapter_dir,
+            self.location.graded_root,
             side_channels=self.spec.multi_rank,
         )
         try:
@@ -172,7 +181,7 @@ class TaskContext:
         from graders.world.student import foreign_code
 
         cls = getattr(module, name)
-        found = foreign_code(cls, self.location.chapter_dir, bases) if isinstance(cls, type) else None
+        found = foreign_code(cls, self.location.graded_root, bases) if isinstance(cls, type) else None
         if found:
             where = f"{os.path.basename(getattr(module, '__file__', '') or '')} in class {name}"
             self._worker.recorder.bans.refuse(found, site=where)

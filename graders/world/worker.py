@@ -220,11 +220,11 @@ class TaskServer:
             if str(exc).startswith(TODO_MARKER):
                 reply["todo"] = str(exc)
             else:
-                reply["error"] = _describe_error(exc, location.chapter_dir, "exception")
+                reply["error"] = _describe_error(exc, location.graded_root, "exception")
         except BannedCallError as exc:
-            reply["error"] = _describe_error(exc, location.chapter_dir, "banned")
+            reply["error"] = _describe_error(exc, location.graded_root, "banned")
         except BaseException as exc:  # noqa: BLE001 - student code may raise anything, SystemExit too
-            reply["error"] = _describe_error(exc, location.chapter_dir, "exception")
+            reply["error"] = _describe_error(exc, location.graded_root, "exception")
         finally:
             sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
             self.recorder.end()

@@ -118,4 +118,32 @@ HINTS: dict[str, list[tuple[str, str]]] = {
             " máy, sau khi job đã chờ trong hàng đợi.",
         ),
     ],
+    "trainer_3d": [
+        (
+            "Read framework.py's docstring: which blocks each stage holds, which columns each dp rank takes,"
+            " and what train_step returns on which ranks.",
+            "Đọc docstring của framework.py: mỗi stage giữ các block nào, mỗi rank dp lấy các cột nào, và"
+            " train_step trả về gì trên rank nào.",
+        ),
+        (
+            "Everything is already written in earlier chapters: RankLayout and build_groups give the tp, dp"
+            " and pp groups; ParallelAttention and ParallelMLP take a block's state and the tp group;"
+            " run_pipeline takes the stage, a schedule, the microbatches and the pp group; Zero1Optimizer"
+            " takes the rank's parameters and the dp group.",
+            "Mọi thứ đã được viết ở các chương trước: RankLayout và build_groups cho các nhóm tp, dp và pp;"
+            " ParallelAttention và ParallelMLP nhận state của một block và nhóm tp; run_pipeline nhận stage,"
+            " một schedule, các microbatch và nhóm pp; Zero1Optimizer nhận các parameter của rank và nhóm"
+            " dp.",
+        ),
+        (
+            "run_pipeline's stage maps [s, b, h] to [s, b, h]: embed on stage 0 before it (each microbatch's"
+            " embedding keeps its graph, so backward reaches the embeddings) and put the final LayerNorm, the"
+            " head and the cross-entropy in the loss function of the last stage. The loss of the step is the"
+            " mean over dp ranks: one scalar all-reduce in the dp group.",
+            "Stage của run_pipeline biến [s, b, h] thành [s, b, h]: làm embedding ở stage 0 trước đó"
+            " (embedding của mỗi microbatch giữ graph của nó, để backward đi tới embedding) và đặt LayerNorm"
+            " cuối, head và cross-entropy vào hàm loss của stage cuối. Loss của bước là trung bình trên các"
+            " rank dp: một all-reduce vô hướng trong nhóm dp.",
+        ),
+    ],
 }

@@ -151,4 +151,119 @@ MESSAGES: dict[str, dict[str, str]] = {
         "vi": "khi tìm không ra plan khả thi, hãy báo ValueError nói rằng mô hình không vừa; đừng bao giờ trả"
         " về plan ít tệ nhất.",
     },
+    # -- framework.py: the capstone ------------------------------------------------------------------
+    "ch11:state changed": {
+        "en": "rank {rank} changed the state dict it was handed: copy the weights a rank keeps, never train"
+        " the caller's tensors in place.",
+        "vi": "rank {rank} đã thay đổi state dict được trao: hãy sao chép các trọng số mà rank giữ, đừng bao"
+        " giờ huấn luyện tại chỗ trên tensor của bên gọi.",
+    },
+    "ch11:state changed:hint": {
+        "en": "build each parameter from a copy (.clone(), or the chunk your chapter 6 layers already copy).",
+        "vi": "tạo mỗi parameter từ một bản sao (.clone(), hoặc chunk mà các layer chương 6 đã sao chép).",
+    },
+    "ch11:loss off the last stage": {
+        "en": "rank {rank} is on stage {stage}, not the last, yet train_step returned {got}: only the last"
+        " stage has the loss; the others return None.",
+        "vi": "rank {rank} ở stage {stage}, không phải stage cuối, nhưng train_step trả về {got}: chỉ stage"
+        " cuối có loss; các rank khác trả về None.",
+    },
+    "ch11:loss not a number": {
+        "en": "rank {rank}, step {step}: train_step returned {got}; the last stage returns the loss as a"
+        " float.",
+        "vi": "rank {rank}, bước {step}: train_step trả về {got}; stage cuối trả về loss dưới dạng float.",
+    },
+    "ch11:loss curve": {
+        "en": "rank {rank}, step {step}: the loss is {got}; single-device training gives {expected}.",
+        "vi": "rank {rank}, bước {step}: loss là {got}; huấn luyện trên một thiết bị cho {expected}.",
+    },
+    "ch11:first loss:hint": {
+        "en": "the first step's loss is wrong before any update: check which columns each dp rank takes, the"
+        " blocks of each stage (s·L/pp onwards), that stage 0 embeds and the last stage applies ln and the"
+        " head, and that the loss is averaged over the dp ranks.",
+        "vi": "loss của bước đầu đã sai trước mọi cập nhật: kiểm tra các cột mỗi rank dp lấy, các block của"
+        " mỗi stage (từ s·L/pp), stage 0 làm embedding và stage cuối áp dụng ln và head, và loss được lấy"
+        " trung bình trên các rank dp.",
+    },
+    "ch11:losses:hint": {
+        "en": "the first losses agree and later ones drift: an update is wrong. Every parameter a rank holds"
+        " must reach its ZeRO-1 optimizer (embeddings and head included), and gradients must be the mean"
+        " over dp ranks and microbatches, not the sum.",
+        "vi": "các loss đầu khớp và các loss sau lệch dần: một bước cập nhật sai. Mọi parameter rank giữ phải"
+        " đến optimizer ZeRO-1 của nó (kể cả embedding và head), và gradient phải là trung bình trên các"
+        " rank dp và các microbatch, không phải tổng.",
+    },
+    "ch11:send off the pipeline": {
+        "en": "rank {rank}, step {step}: a message went to rank {peer}; a stage sends only to its"
+        " neighbouring stages {neighbours}.",
+        "vi": "rank {rank}, bước {step}: một thông điệp gửi tới rank {peer}; một stage chỉ gửi tới các stage"
+        " kề nó {neighbours}.",
+    },
+    "ch11:pipeline messages": {
+        "en": "rank {rank}, step {step}: the {direction} messages to rank {peer} were {got} bytes; expected"
+        " {count} of {size} bytes (one per microbatch).",
+        "vi": "rank {rank}, bước {step}: các thông điệp {direction} tới rank {peer} là {got} byte; mong đợi"
+        " {count} thông điệp {size} byte (mỗi microbatch một).",
+    },
+    "ch11:pipeline:hint": {
+        "en": "hand run_pipeline the pp group: it talks to group ranks s ± 1 of that group, which are the"
+        " global ranks tp·dp apart.",
+        "vi": "hãy đưa nhóm pp cho run_pipeline: nó trao đổi với group rank s ± 1 của nhóm đó, tức các rank"
+        " toàn cục cách nhau tp·dp.",
+    },
+    "ch11:collective elsewhere": {
+        "en": "rank {rank}, step {step}: {op} over ranks {group}; a step's collectives belong to the rank's"
+        " tp group (the blocks) and dp group (ZeRO-1) only.",
+        "vi": "rank {rank}, bước {step}: {op} trên các rank {group}; các collective của một bước chỉ thuộc"
+        " nhóm tp (các block) và nhóm dp (ZeRO-1) của rank.",
+    },
+    "ch11:groups used:hint": {
+        "en": "build the blocks with groups['tp'], ZeRO-1 with groups['dp'], the pipeline with groups['pp']:"
+        " the default group (None) is the whole world.",
+        "vi": "tạo các block với groups['tp'], ZeRO-1 với groups['dp'], pipeline với groups['pp']: nhóm mặc"
+        " định (None) là toàn bộ world.",
+    },
+    "ch11:tp traffic": {
+        "en": "rank {rank}, step {step}: {got} all-reduces in the tp group sending {sent} bytes; expected"
+        " {count} all-reduces of {size} bytes ({expected} bytes on a ring): one per block half, microbatch"
+        " and direction.",
+        "vi": "rank {rank}, bước {step}: {got} all-reduce trong nhóm tp gửi {sent} byte; mong đợi {count}"
+        " all-reduce {size} byte ({expected} byte trên ring): mỗi nửa block, microbatch và chiều một lần.",
+    },
+    "ch11:tp traffic:hint": {
+        "en": "each attention and MLP half is one column layer then one row layer (chapter 6): one all-reduce"
+        " forward, one backward; the embeddings and the head are replicated and send nothing.",
+        "vi": "mỗi nửa attention và MLP là một layer column rồi một layer row (chương 6): một all-reduce"
+        " chiều xuôi, một chiều ngược; embedding và head được nhân bản và không gửi gì.",
+    },
+    "ch11:dp traffic": {
+        "en": "rank {rank}, step {step}: the dp group carried {sent} bytes from this rank; ZeRO-1 of its"
+        " parameters sends between {least} (reduce-scatter and all-gather) and {most} bytes.",
+        "vi": "rank {rank}, bước {step}: nhóm dp mang {sent} byte từ rank này; ZeRO-1 trên các parameter của"
+        " nó gửi từ {least} (reduce-scatter và all-gather) đến {most} byte.",
+    },
+    "ch11:dp traffic:hint": {
+        "en": "one Zero1Optimizer over every parameter the rank holds, on groups['dp'], stepped once per"
+        " step: not one per microbatch, and not over the whole model.",
+        "vi": "một Zero1Optimizer trên mọi parameter rank giữ, trên groups['dp'], chạy một lần mỗi bước:"
+        " không phải mỗi microbatch một lần, và không phải trên toàn bộ mô hình.",
+    },
+    "ch11:memory kept": {
+        "en": "rank {rank} keeps {kept} bytes alive between steps; its stage's shard has {elements} elements,"
+        " which allows {limit} bytes (parameters, gradients, a flat copy, a 1/dp share of the state).",
+        "vi": "rank {rank} giữ {kept} byte giữa các bước; shard của stage nó có {elements} phần tử, cho phép"
+        " {limit} byte (parameter, gradient, một bản phẳng, 1/dp phần state).",
+    },
+    "ch11:memory too little": {
+        "en": "rank {rank} keeps only {kept} bytes alive between steps, less than its own parameters"
+        " ({least} bytes): the weights it trains live somewhere they should not (the tensors it was handed).",
+        "vi": "rank {rank} chỉ giữ {kept} byte giữa các bước, ít hơn chính các parameter của nó ({least}"
+        " byte): các trọng số nó huấn luyện nằm ở chỗ không nên (các tensor được trao).",
+    },
+    "ch11:memory kept:hint": {
+        "en": "a rank builds only its stage: its blocks' tp shards, the embeddings on stage 0, the head on"
+        " the last; never the whole model, and the optimizer state of its dp share only.",
+        "vi": "một rank chỉ tạo stage của nó: shard tp của các block, embedding ở stage 0, head ở stage cuối;"
+        " không bao giờ cả mô hình, và chỉ state optimizer của phần dp của nó.",
+    },
 }

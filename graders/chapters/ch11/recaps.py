@@ -125,4 +125,26 @@ RECAPS: dict[str, tuple[str, str]] = {
         "Bộ chấm dùng cụm máy và mô hình ngẫu nhiên: plan phải vừa bộ nhớ và chậm hơn plan nhanh nhất vừa"
         " bộ nhớ không quá 10%; yêu cầu bất khả thi phải báo ValueError.",
     ),
+    "trainer_3d": (
+        "3D parallelism composes the three axes: tp splits each layer's matrices inside a node, pp splits"
+        " the layers into stages, dp replicates the result over the rest, with ZeRO-1 sharding the"
+        " optimizer state over the dp group.\n"
+        "Each rank holds one stage's tp shard; activations travel between stages by send/recv, the blocks"
+        " all-reduce in the tp group, ZeRO-1 reduce-scatters and all-gathers in the dp group.\n"
+        "Done right, it computes exactly what one device computes: the same loss at every step.\n"
+        "Graded on 4 and 8 processes: the 10-step loss curve against single-device training; each step's"
+        " messages and collectives, bounded both ways; and what each rank keeps alive between steps.\n"
+        "Usual mistakes: a collective on the default group, summing instead of averaging, a parameter left"
+        " out of the optimizer, every rank building the whole model.",
+        "Song song 3D kết hợp ba trục: tp chia các ma trận của mỗi tầng trong một node, pp chia các tầng"
+        " thành stage, dp nhân bản kết quả trên phần còn lại, với ZeRO-1 chia state optimizer trên nhóm"
+        " dp.\n"
+        "Mỗi rank giữ shard tp của một stage; activation đi giữa các stage bằng send/recv, các block"
+        " all-reduce trong nhóm tp, ZeRO-1 reduce-scatter và all-gather trong nhóm dp.\n"
+        "Làm đúng, nó tính đúng những gì một thiết bị tính: cùng loss ở mọi bước.\n"
+        "Bộ chấm chạy trên 4 và 8 process: đường loss 10 bước so với huấn luyện một thiết bị; các thông"
+        " điệp và collective của mỗi bước, chặn cả hai phía; và những gì mỗi rank giữ giữa các bước.\n"
+        "Lỗi thường gặp: collective trên nhóm mặc định, cộng thay vì lấy trung bình, quên một parameter"
+        " trong optimizer, mọi rank tạo cả mô hình.",
+    ),
 }

@@ -11,11 +11,15 @@
 
 from __future__ import annotations
 
+import contextlib
+import gc
+
 import torch
 import torch.distributed as dist
 
 from graders.chapters.ch11.cases import DIMS
 from graders.comm.recorder import REAL
+from graders.training.live_memory import LiveLedger
 from graders.world.task import task
 from graders.world.values import plain
 
@@ -120,3 +124,66 @@ def plan(ctx, case):
         if chosen is None:
             return {"returned": None}
         return {"returned": {name: plain(getattr(chosen, name, None)) for name in PLAN_FIELDS}}
+
+
+# -- framework.py: the capstone -----------------------------------------------------------------------
+
+#: ten training steps on up to 8 processes sharing two cores take a few task deadlines' worth
+TRAINING_DEADLINE_FACTOR = 4
+
+
+@task("ch11.trainer_3d", reuse=True, deadline_factor=TRAINING_DEADLINE_FACTOR)
+def trainer_3d(ctx, case):
+    """The student's ``Trainer3D`` on every rank, ``case.steps`` steps of the case's global batches:
+    each step's returned loss, and whether the state handed over came back unchanged. The trace
+    is cut at ``constructed`` and at every ``step_end``; the groups graded code made are destroyed
+    after."""
+    return _train_3d(ctx, case, ledger=None)
+
+
+@task("ch11.trainer_3d", reuse=True, deadline_factor=TRAINING_DEADLINE_FACTOR)
+def trainer_3d_measured(ctx, case):
+    """As :func:`trainer_3d`, under the live ledger entered before the import: what the rank kept
+    alive between steps (the least over the steps after the first) and the peak of the run."""
+    return _train_3d(ctx, case, ledger=LiveLedger(ctx.location.graded_root))
+
+
+def _train_3d(ctx, case, ledger: LiveLedger | None):
+    state, batches = case.state(), case.batches()
+    fingerprint = [t.clone() for t in state.values()]
+    ctx.release_buffers()
+    losses, kept = [], []
+    try:
+        with ledger or contextlib.nullcontext(), ctx.student_code() as student:
+            trainer = student.Trainer3D(
+                state,
+                case.heads,
+                tp=case.tp,
+                pp=case.pp,
+                dp=case.dp,
+                microbatches=case.microbatches,
+                optimizer_cls=case.optimizer_cls,
+                **case.hparams,
+            )
+            ctx.mark("constructed")
+            for step, (tokens, targets) in enumerate(batches):
+                ctx.note(f"step {step}")
+                if ledger is not None:
+                    ledger.enter("step", step=step)
+                losses.append(plain(trainer.train_step(tokens, targets)))
+                if ledger is not None:
+                    with ledger.paused():
+                        gc.collect(1)
+                        kept.append(ledger.total)
+                ctx.mark("step_end")
+            del trainer
+        unchanged = all(torch.equal(a, b) for a, b in zip(fingerprint, state.values(), strict=True))
+        value = {"losses": losses, "unchanged": unchanged}
+        if ledger is not None:
+            value["kept"] = min(kept[1:] or kept)
+            value["peak"] = max(p.bytes for p in ledger.peaks.values())
+        return value
+    finally:
+        ctx.barrier()
+        for group in ctx.groups_made():
+            dist.destroy_process_group(group)
