@@ -22,6 +22,7 @@ row. Run with
 
 from __future__ import annotations
 
+import shutil
 from dataclasses import dataclass
 
 import pytest
@@ -614,6 +615,13 @@ ROWS = [
         "ch10.top_k_router",
         {part: KIT for part in ("routing", "capacity", "losses", "gradients")},
     ),
+    # -- chapter 11: the capstone written another way (graded over the reference chapters 5-7) --
+    Verdict("ch11/honest_framework", "ch11.trainer_3d", FULL),
+    Verdict(
+        "ch11/whole_model_everywhere",
+        "ch11.trainer_3d",
+        {"traffic": "forward messages to rank 2 were [] bytes", "memory": "keeps"},
+    ),
 ]
 
 _TESTS: dict[tuple[str, str | None], dict] = {}
@@ -630,10 +638,24 @@ def _param(row: Verdict):
     return pytest.param(row, id=f"{row.sample}-{row.exercise.rpartition('.')[2]}", marks=row.marks)
 
 
+def _impl(row: Verdict, chapter: str, tmp_path) -> Impl:
+    """The sample; for a chapter that builds on earlier ones (the capstone), the sample's files over
+    the reference chapter, next to the reference solutions of the chapters it imports."""
+    sample = SAMPLES / row.sample
+    if not CHAPTERS[chapter].builds_on:
+        return Impl.resolve(sample)
+    folder = tmp_path / chapter
+    shutil.copytree(KIT_ROOT / "solutions" / chapter, folder, ignore=shutil.ignore_patterns("__pycache__"))
+    for path in sample.glob("*.py"):
+        shutil.copy(path, folder / path.name)
+    mutants.add_earlier_chapters(chapter, tmp_path)
+    return Impl.resolve(tmp_path)
+
+
 @pytest.mark.parametrize("row", [_param(r) for r in ROWS])
-def test_verdict(row: Verdict, harness):
+def test_verdict(row: Verdict, harness, tmp_path):
     chapter = row.exercise.split(".")[0]
-    impl = Impl.resolve(SAMPLES / row.sample)
+    impl = _impl(row, chapter, tmp_path)
     if row.expected == FULL:  # every part must pass: the lighter profile's examples
         tests = _tests(chapter, MUTANTS_PROFILE)
         every = [(part, fns) for (exercise, part), fns in tests.items() if exercise == row.exercise]
@@ -665,7 +687,19 @@ def test_verdict(row: Verdict, harness):
 def test_every_sample_has_a_row_and_says_what_it_is():
     folders = {
         str(path.parent.relative_to(SAMPLES))
-        for chapter in ("ch1", "ch2/_redteam", "ch3", "ch4", "ch5", "ch6", "ch7", "ch8", "ch9", "ch10")
+        for chapter in (
+            "ch1",
+            "ch2/_redteam",
+            "ch3",
+            "ch4",
+            "ch5",
+            "ch6",
+            "ch7",
+            "ch8",
+            "ch9",
+            "ch10",
+            "ch11",
+        )
         for path in (SAMPLES / chapter).glob("*/*.py")
     }
     assert folders == {row.sample for row in ROWS}
