@@ -24,6 +24,7 @@ import inspect
 import os
 import sys
 import time
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -121,7 +122,7 @@ class Recorder:
         self.active = False
         self.depth = 0  # inside a traced call: the calls it makes are its own
         self.site_root = ""
-        self._group_ranks: dict[int, tuple[int, ...]] = {}
+        self._group_ranks: dict[int, tuple[Callable[[], object], tuple[int, ...]]] = {}
         self._import_guard: _ImportGuard | None = None
         self.bans = ObjectBans(self)
         self.doors = Doors(self)
@@ -304,12 +305,14 @@ class Recorder:
         return handles
 
     def _ranks_of(self, group) -> tuple[int, ...]:
-        key = id(group)
-        ranks = self._group_ranks.get(key)
-        if ranks is None:
-            pg = group if group is not None else dist.group.WORLD
-            ranks = tuple(dist.get_process_group_ranks(pg))
-            self._group_ranks[key] = ranks
+        """The global ranks of ``group``, cached by the group object itself: a group destroyed after
+        a task can leave its ``id`` to a new group, which must not inherit its ranks."""
+        known = self._group_ranks.get(id(group))
+        if known is not None and known[0]() is group:
+            return known[1]
+        pg = group if group is not None else dist.group.WORLD
+        ranks = tuple(dist.get_process_group_ranks(pg))
+        self._group_ranks[id(group)] = (_weak(group), ranks)
         return ranks
 
     def _student_site(self) -> str:
@@ -324,6 +327,11 @@ class Recorder:
                 fallback = f"{os.path.basename(filename)}:{frame.f_lineno} in {frame.f_code.co_name}"
             frame = frame.f_back
         return fallback
+
+
+def _weak(group) -> Callable[[], object]:
+    """A weak reference to ``group`` (``None``, the default group, is its own)."""
+    return weakref.ref(group) if group is not None else lambda: None
 
 
 class _ImportGuard:
