@@ -57,6 +57,7 @@ HIDDEN_PARTS: dict[str, tuple[str, ...]] = {
     "ch10.expert_parallel_moe": ("result",),
     "ch11.rank_layout": ("groups", "combined"),
     "ch11.groups_crossing_nodes": ("result",),
+    "ch11.trainer_3d": ("result", "traffic"),
 }
 
 

@@ -35,6 +35,16 @@ def test_each_rank_returns_its_own_result(pool):
     assert result.traces[0][0].peer == 1 and result.traces[0][1].peer == 2
 
 
+def test_a_kept_outcome_is_given_again_only_for_the_same_case(pool):
+    """``reuse=True`` keeps an outcome per case; two cases whose reprs agree (a field left out of
+    the repr) are still two cases."""
+    first = pool.run(probe.call_reused, PROBES, probe.ProbeCase(2, "shift", tag=1))
+    again = pool.run(probe.call_reused, PROBES, probe.ProbeCase(2, "shift", tag=1))
+    other = pool.run(probe.call_reused, PROBES, probe.ProbeCase(2, "shift", tag=2))
+    assert again is first
+    assert [tag for _, tag in other.values] == [2, 2]
+
+
 def test_deadlock_is_reported_within_the_deadline_and_the_next_task_runs(pool):
     start = time.monotonic()
     with pytest.raises(TaskHang) as info:

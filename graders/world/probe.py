@@ -6,7 +6,7 @@ recorder, with the chapter-2 ban on built-in collectives.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from graders.catalog import COLLECTIVES, Exercise
 from graders.world.task import task
@@ -17,6 +17,7 @@ from graders.world.values import plain
 class ProbeCase:
     world_size: int
     fn: str
+    tag: int = field(default=0, repr=False)  # a field the repr leaves out, as some cases' do
 
 
 #: The probes are not exercises of the catalog: they test the world itself.
@@ -28,6 +29,13 @@ PROBE_BANNING_ADAMW = Exercise("probe.call", "probe", "", {}, banned=frozenset({
 def call(ctx, case):
     with ctx.student_code() as probe:
         return plain(getattr(probe, case.fn)(ctx.rank, ctx.world_size))
+
+
+@task(PROBE, reuse=True)
+def call_reused(ctx, case):
+    """As :func:`call`, its outcome kept per case (``reuse=True``): ``(value, case.tag)``."""
+    with ctx.student_code() as probe:
+        return plain(getattr(probe, case.fn)(ctx.rank, ctx.world_size)), case.tag
 
 
 @task(PROBE_BANNING_ADAMW)

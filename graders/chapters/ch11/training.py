@@ -7,26 +7,12 @@ dp, then pp), as ``RankLayout(tp=, dp=, pp=)`` does.
 
 from __future__ import annotations
 
-import functools
-
-import torch.nn.functional as F
-
-from graders.chapters.ch11.training_cases import TrainCase
+from graders.chapters.ch11.training_cases import TrainCase, single_device_losses
 
 
-@functools.lru_cache(maxsize=64)
 def losses(case: TrainCase) -> tuple[float, ...]:
     """The loss of every step (before its update) of the case's GPT trained on one device."""
-    model = case.model()
-    optimizer = case.optimizer_cls(model.parameters(), **case.hparams)
-    found = []
-    for tokens, targets in case.batches():
-        loss = F.cross_entropy(model(tokens).flatten(0, 1), targets.flatten())
-        found.append(loss.item())
-        optimizer.zero_grad()
-        loss.backward()
-        optimizer.step()
-    return tuple(found)
+    return single_device_losses(case)
 
 
 def coords(case: TrainCase, rank: int) -> dict[str, int]:

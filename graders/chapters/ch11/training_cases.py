@@ -8,14 +8,21 @@ every rank: a case carries numbers only.
 
 from __future__ import annotations
 
+import functools
+import math
 from dataclasses import dataclass
 
 import torch
+import torch.nn.functional as F
 from hypothesis import strategies as st
 
 from graders.models import build_gpt
 
 STEPS = 10
+
+#: how closely the losses of a trainer (summed in another order on each rank layout) must agree
+#: with single-device training's
+LOSS_TOLERANCE = {"rel_tol": 1e-4, "abs_tol": 1e-5}
 
 #: the optimizers the trainer is built with: (name, class, hyperparameters)
 OPTIMIZERS = {
@@ -95,8 +102,36 @@ class TrainCase:
             f"Trainer3D(tp={self.tp}, pp={self.pp}, dp={self.dp}, microbatches={self.microbatches}), "
             f"a GPT of {self.layers} blocks, {self.heads} heads, hidden {self.hidden}, vocab {self.vocab}, "
             f"{self.seq} tokens × {self.global_batch} sequences per step, {self.optimizer} "
-            f"{self.hparams}, {self.steps} steps, seed={self.seed}"
+            f"{self.hparams}, {self.steps} steps, seed={self.seed}, data_seed={self.data_seed}"
         )
+
+
+@functools.lru_cache(maxsize=64)
+def single_device_losses(case: TrainCase, dtype=torch.float32) -> tuple[float, ...]:
+    """The loss of every step (before its update) of the case's GPT trained on one device."""
+    model = case.model(dtype)
+    optimizer = case.optimizer_cls(model.parameters(), **case.hparams)
+    found = []
+    for tokens, targets in case.batches():
+        loss = F.cross_entropy(model(tokens).flatten(0, 1), targets.flatten())
+        found.append(loss.item())
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+    return tuple(found)
+
+
+def well_conditioned(case: TrainCase) -> bool:
+    """Whether float32's rounding alone moves the case's loss curve by at most a tenth of the
+    tolerance (float32 against float64 single-device training). A deep, narrow model at a high
+    learning rate can drift chaotically: a correct trainer, which sums in another order, would
+    then miss the curve as a wrong one does, so such a case is not drawn."""
+    tolerance = {name: bound / 10 for name, bound in LOSS_TOLERANCE.items()}
+    exact = single_device_losses(case, torch.float64)
+    return all(
+        math.isclose(got, want, **tolerance)
+        for got, want in zip(single_device_losses(case), exact, strict=True)
+    )
 
 
 #: the grids the capstone draws, as (tp, pp, dp): 4 processes (every pair of dimensions), and now
@@ -106,8 +141,13 @@ GRIDS = ((2, 2, 1), (1, 2, 2), (2, 1, 2), (1, 4, 1), (2, 2, 1), (1, 2, 2), (2, 2
 FOUR_RANK_GRIDS = tuple(g for g in GRIDS if g[0] * g[1] * g[2] == 4)
 
 
+def train_cases(grids=GRIDS):
+    """Cases on ``grids`` whose loss curves float32 rounding does not move (:func:`well_conditioned`)."""
+    return _train_cases(grids).filter(well_conditioned)
+
+
 @st.composite
-def train_cases(draw, grids=GRIDS):
+def _train_cases(draw, grids):
     tp, pp, dp = draw(st.sampled_from(grids))
     return TrainCase(
         tp=tp,

@@ -18,6 +18,7 @@ import math
 
 from graders import figures
 from graders.chapters.ch11 import training
+from graders.chapters.ch11.training_cases import LOSS_TOLERANCE
 from graders.checks import fail
 from graders.comm import assertions
 from graders.comm.trace import ALL_REDUCES
@@ -25,8 +26,6 @@ from graders.comm.volume import ring_bytes_sent
 from graders.figures import Picture
 from graders.messages import say
 
-#: the losses of ten steps, summed in another order on each rank layout
-LOSS_TOLERANCE = {"rel_tol": 1e-4, "abs_tol": 1e-5}
 #: a collective this small is bookkeeping (the loss, a step counter): it may go to any group
 SCALAR_BYTES = 16
 #: per-step state elements of each optimizer, per trained element
