@@ -33,6 +33,7 @@ def graded(kit_root, tmp_path_factory):
             "2",
             "--deadline",
             "4",
+            "--similarity",
         ],
         capture_output=True,
         text=True,
@@ -61,6 +62,17 @@ def test_grades_csv_has_nbgrader_export_columns(graded):
     ]  # fmt: skip
     assert {sid: float(row["score"]) for sid, row in rows.items()} == EXPECTED_SCORES
     assert rows["alice"]["assignment"] == "ch2" and rows["alice"]["max_score"] == "20.0"
+
+
+def test_grading_flags_the_pair_written_from_one_another(graded):
+    """bob is alice's code with one bug; the few lines erin wrote before her syntax error are
+    carol's (the samples were written from one another)."""
+    out, _, stdout = graded
+    with open(out / "similarity.csv") as fh:
+        pairs = [(row["first"], row["second"]) for row in csv.DictReader(fh)]
+    assert pairs == [("alice", "bob"), ("carol", "erin")]
+    assert "alice ↔ bob" in stdout and "never penalised" in stdout
+    assert "alice.py" in (out / "similarity.html").read_text()
 
 
 def feedback(graded, student):

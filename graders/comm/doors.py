@@ -24,7 +24,7 @@ import os
 import sys
 
 from graders.catalog import DOORS
-from graders.comm.callers import KIT_DIR, graded_asks, graded_request, is_graded_frame
+from graders.comm.callers import KIT_DIR, graded_asks, graded_request
 from graders.comm.guard import WHY_DOORS
 
 #: audited events that only hand back frames: refused when graded code receives them
@@ -118,12 +118,13 @@ class Doors:
         return self._originals[1](name, package)
 
     def _graded_importer(self, globals) -> bool:
-        """Whether the import comes from graded code: a graded module's globals, or a graded
-        frame asking (``builtins.__import__(name)`` passes no globals)."""
+        """Whether the import comes from graded code: a graded module's globals, or graded code
+        behind the frame asking (``builtins.__import__(name)`` passes no globals; a library
+        function such as ``pkgutil.resolve_name`` imports by name for its caller)."""
         name = str((globals or {}).get("__name__", ""))
         if name == "dtlab_impl" or name.startswith("dtlab_impl."):
             return True
-        return is_graded_frame(sys._getframe(2), self.recorder.site_root)
+        return graded_request(sys._getframe(2), self.recorder.site_root)
 
     def _refuse_kit(self, name: str) -> None:
         self.recorder.bans.refuse("graders.*", f"it {DOORS['graders.*']} ({name})")

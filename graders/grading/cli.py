@@ -26,6 +26,8 @@ def _grade_class(args: argparse.Namespace):
     if unknown:
         print(unknown, file=sys.stderr)
         return 2
+    if args.similarity and _similarity_missing():
+        return 2
     try:
         duedate = timestamps.parse(args.duedate).isoformat() if args.duedate else ""
         collection = intake.discover(
@@ -88,7 +90,70 @@ def _grade_class(args: argparse.Namespace):
         f"\n→ {out / 'grades.csv'} (nbgrader columns), {out / 'grades_wide.csv'}, "
         f"{out / 'feedback'}/ (.md, .html), {out / 'gradescope'}/<student>/results.json"
     )
+    if args.similarity:
+        _report_similarity(staged, args.chapter, out, args.threshold)
     return outcome
+
+
+def _report_similarity(staged, chapter: str, out: Path, threshold: float) -> None:
+    from graders.grading import similarity
+
+    found = similarity.compare({s.student_id: s.files for s in staged}, chapter, out, threshold)
+    print(
+        f"\nsimilarity: {len(found.pairs)} pair(s) of {found.compared} submission(s) at or above "
+        f"{threshold:.0%} flagged for review (never penalised) → {found.csv_path}, {found.html_path}"
+    )
+    for pair in found.pairs[:10]:
+        print(f"  {pair.first} ↔ {pair.second}: {pair.first_score:.0%} / {pair.second_score:.0%}")
+
+
+def _similarity(args: argparse.Namespace) -> int:
+    """``dtlab similarity SUBMISSIONS --chapter chN``: the similar pairs alone, nothing graded."""
+    from graders.grading import intake
+
+    unknown = catalog.unknown_chapters([args.chapter])
+    if unknown:
+        print(unknown, file=sys.stderr)
+        return 2
+    if _similarity_missing():
+        return 2
+    try:
+        collection = intake.discover(Path(args.submissions), args.chapter, args.assignment)
+    except (FileNotFoundError, ValueError) as exc:
+        print(f"dtlab similarity: {exc}", file=sys.stderr)
+        return 2
+    for skipped in collection.skipped:
+        print(f"not compared: {skipped}", file=sys.stderr)
+    _report_similarity(collection.staged, args.chapter, Path(args.out), args.threshold)
+    return 0
+
+
+def _similarity_missing() -> bool:
+    from graders.grading.similarity import missing_library
+
+    missing = missing_library()
+    if missing:
+        print(f"dtlab: {missing}", file=sys.stderr)
+    return bool(missing)
+
+
+def _threshold(text: str) -> float:
+    value = float(text)
+    if not 0 < value <= 1:
+        raise argparse.ArgumentTypeError(f"a share between 0 and 1, not {text}")
+    return value
+
+
+def _similarity_options(parser: argparse.ArgumentParser) -> None:
+    from graders.grading.similarity import DEFAULT_THRESHOLD
+
+    parser.add_argument(
+        "--threshold",
+        type=_threshold,
+        default=DEFAULT_THRESHOLD,
+        help=f"flag a pair when either student's own code is this share of the other's "
+        f"(default {DEFAULT_THRESHOLD})",
+    )
 
 
 def _nbgrader_grade(args: argparse.Namespace) -> int:
@@ -208,6 +273,12 @@ def _common(parser: argparse.ArgumentParser, out_default: str | None) -> None:
     parser.add_argument("--scheduler", default=None, help="Dask scheduler address (with --executor dask)")
     parser.add_argument("--force", action="store_true", help="regrade students that already have a result")
     parser.add_argument("--lang", default="en", choices=("en", "vi"))
+    parser.add_argument(
+        "--similarity",
+        action="store_true",
+        help="also flag similar pairs of submissions for review (similarity.csv, similarity.html)",
+    )
+    _similarity_options(parser)
 
 
 def add_commands(sub) -> None:
@@ -222,6 +293,19 @@ def add_commands(sub) -> None:
     grade.add_argument("--chapter", required=True)
     _common(grade, "out/grades")
     grade.set_defaults(func=_grade)
+
+    similar = sub.add_parser(
+        "similarity",
+        help="flag similar pairs of submissions for review (never penalised); grades nothing",
+        description="Compare the submissions of one chapter pairwise (copydetect's winnowing, the "
+        "chapter's stubs removed as boilerplate) and write OUT/similarity.csv and OUT/similarity.html.",
+    )
+    similar.add_argument("submissions", help="folder of submissions (as for dtlab grade)")
+    similar.add_argument("--chapter", required=True)
+    similar.add_argument("--assignment", default=None, help="nbgrader layout: the assignment's name")
+    similar.add_argument("--out", default="out/similarity")
+    _similarity_options(similar)
+    similar.set_defaults(func=_similarity)
 
     rel = sub.add_parser(
         "release",
