@@ -42,6 +42,9 @@ TORCH_FSDP = frozenset(
 )
 TORCH_ZERO = frozenset({"torch.distributed.optim.ZeroRedundancyOptimizer"})
 TORCH_PIPELINING = frozenset({"torch.distributed.pipelining.*"})
+#: Megatron-Core (the kit's own cross-check of chapter 11 installs it): its rank generator and
+#: parallel state are chapter 11's answers
+MEGATRON = frozenset({"megatron.*"})
 #: autograd-aware collectives and DTensor: chapter 6 writes the conjugate operators itself
 TORCH_TENSOR_PARALLEL = frozenset(
     {"torch.distributed.nn.*", "torch.distributed.tensor.*", "torch.distributed._functional_collectives.*"}

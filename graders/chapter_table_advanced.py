@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from graders.bans import (
     AMP_SCALING,
+    MEGATRON,
     SDPA,
     TORCH_CHECKPOINT,
     TORCH_DDP,
@@ -200,18 +201,21 @@ ADVANCED: list[Chapter] = [
                     "the rank grid of tp, cp, ep, dp and pp, and its groups",
                     "RankLayout",
                 ),
+                banned=MEGATRON,
                 multi_rank=False,
             ),
             *exercises_of(
                 "ch11",
                 "process_groups",
                 ("build_groups", {"result": 3}, "every group made for real, on every rank, and usable"),
+                banned=MEGATRON,
             ),
             *exercises_of(
                 "ch11",
                 "placement",
                 ("groups_crossing_nodes", {"result": 1}, "the groups that span nodes"),
                 ("best_order", {"result": 1}, "an order that keeps the busiest groups inside nodes"),
+                banned=MEGATRON,
                 multi_rank=False,
             ),
             *exercises_of(
@@ -220,6 +224,7 @@ ADVANCED: list[Chapter] = [
                 ("memory_per_gpu", {"result": 1}, "the memory a plan needs per GPU"),
                 ("step_time", {"result": 1}, "the time a plan's step takes"),
                 ("plan", {"result": 2, "infeasible": 1}, "the fastest plan that fits"),
+                banned=MEGATRON,
                 multi_rank=False,
             ),
             *exercises_of(
@@ -231,7 +236,12 @@ ADVANCED: list[Chapter] = [
                     "a GPT trained with DP × TP × PP and ZeRO-1, from your chapters 5-7",
                     "Trainer3D",
                 ),
-                banned=TORCH_DDP | TORCH_ZERO | TORCH_FSDP | TORCH_PIPELINING | TORCH_TENSOR_PARALLEL,
+                banned=TORCH_DDP
+                | TORCH_ZERO
+                | TORCH_FSDP
+                | TORCH_PIPELINING
+                | TORCH_TENSOR_PARALLEL
+                | MEGATRON,
                 measured_memory=True,
                 scan_allows=frozenset({"item"}),  # the loss is returned as a float
             ),

@@ -45,7 +45,7 @@ class Verdict:
     exercise: str  # "ch5.zero1"
     expected: str | dict[str, str]
     marks: tuple = ()
-    static_only: bool = False  # only the static scan can see it (memory outside torch's storages)
+    static_only: bool = False  # only the static scan sees it (memory outside storages, sys.modules)
 
 
 def _xfail(reason: str) -> tuple:
@@ -622,6 +622,55 @@ ROWS = [
         "ch11.trainer_3d",
         {"traffic": "forward messages to rank 2 were [] bytes", "memory": "keeps"},
     ),
+    # -- chapter 11: topology, groups and placement red team --
+    *(
+        Verdict("ch11/honest_topology", exercise, FULL)
+        for exercise in (
+            "ch11.rank_layout",
+            "ch11.build_groups",
+            "ch11.groups_crossing_nodes",
+            "ch11.best_order",
+        )
+    ),
+    Verdict("ch11/honest_groups_local_sync", "ch11.build_groups", FULL),
+    Verdict("ch11/groups_skip_others", "ch11.build_groups", {"result": "did not finish within its"}),
+    # only the rank's own groups, made with use_local_synchronization=True: what torch allows
+    Verdict("ch11/honest_own_groups_local_sync", "ch11.build_groups", FULL),
+    Verdict("ch11/groups_borrow_kit_ctx", "ch11.build_groups", {"result": FRAMES}),
+    Verdict("ch11/layout_megatron", "ch11.rank_layout", {"groups": "megatron", "combined": "megatron"}),
+    Verdict("ch11/placement_imports_kit", "ch11.groups_crossing_nodes", {"result": KIT}),
+    Verdict("ch11/placement_imports_kit", "ch11.best_order", {"result": KIT}),
+    # the kit's reference.py copied out and run with runpy: its own `from graders...` import is
+    # refused because graded code is on the stack (doors._graded_importer uses graded_request)
+    Verdict("ch11/placement_runs_kit_copy", "ch11.groups_crossing_nodes", {"result": KIT}),
+    Verdict("ch11/placement_runs_kit_copy", "ch11.best_order", {"result": KIT}),
+    Verdict("ch11/best_order_default", "ch11.best_order", {"result": "another order gets"}),
+    # -- chapter 11: planner red team --
+    *(
+        Verdict("ch11/honest_planner", exercise, FULL)
+        for exercise in ("ch11.memory_per_gpu", "ch11.step_time", "ch11.plan")
+    ),
+    Verdict("ch11/plan_reads_kit", "ch11.plan", {"result": KIT, "infeasible": KIT}),
+    Verdict(
+        "ch11/plan_sys_modules",
+        "ch11.plan",
+        {"result": "sys.modules", "infeasible": "sys.modules"},
+        static_only=True,  # the kit's loaded modules stay in sys.modules: only the scan sees the lookup
+    ),
+    Verdict("ch11/plan_resolve_name", "ch11.plan", {"result": KIT, "infeasible": KIT}),
+    Verdict("ch11/plan_first_feasible", "ch11.plan", {"result": "the best plan's takes"}),
+    Verdict("ch11/plan_least_bad", "ch11.plan", {"infeasible": "but no plan fits this model"}),
+    Verdict("ch11/plan_none_when_nothing_fits", "ch11.plan", {"infeasible": "plan returned None"}),
+    Verdict(
+        "ch11/plan_ignores_memory",
+        "ch11.plan",
+        {"result": "GB per GPU; the GPUs have", "infeasible": "but no plan fits this model"},
+    ),
+    Verdict("ch11/memory_one_micro_batch", "ch11.memory_per_gpu", {"result": "memory_per_gpu is"}),
+    Verdict("ch11/memory_forgets_embeddings", "ch11.memory_per_gpu", {"result": "memory_per_gpu is"}),
+    Verdict("ch11/memory_forgets_embeddings", "ch11.step_time", {"result": "step_time is"}),
+    Verdict("ch11/step_time_ep_own_span", "ch11.step_time", {"result": "step_time is"}),
+    Verdict("ch11/step_time_no_bubble", "ch11.step_time", {"result": "step_time is"}),
 ]
 
 _TESTS: dict[tuple[str, str | None], dict] = {}

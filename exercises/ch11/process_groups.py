@@ -10,6 +10,8 @@ dimension, ``"tp"``, or several, ``"dp-cp"``) it makes the process groups of tha
 same order on all ranks (a rank that skips the groups it is not in leaves the others waiting).
 So each rank walks ``layout.groups(entry)`` for every entry, in the order of ``dims``, creates
 each group, and keeps the one it belongs to. Use your ``RankLayout`` (``topology.py``).
+(``new_group(ranks, use_local_synchronization=True)`` is the exception torch offers: a group whose
+creation only its members wait for, which the ranks outside it may skip. Both ways are accepted.)
 """
 
 import torch.distributed as dist

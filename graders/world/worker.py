@@ -244,13 +244,36 @@ class Worker(TaskServer):
     def __init__(self, args: WorkerArgs) -> None:
         super().__init__(args.rank, args.world_size, args.dir)
         self.conn = Connection(args.conn_fd)
+        self.tasks_served = 0
         self._join(args)
+
+    def run_task(self, message: dict) -> dict:
+        self._fresh_store_for_new_groups()
+        return super().run_task(message)
+
+    def _fresh_store_for_new_groups(self) -> None:
+        """Groups made in this task rendezvous under keys of their own. A group made with
+        ``new_group(..., use_local_synchronization=True)`` is named by a hash of its ranks, so the
+        same group made again in a later task (the kit destroys what a task made) would find the
+        earlier group's addresses still in the world's store. Every rank serves the same tasks in
+        the same order, so the prefix agrees across ranks."""
+        import torch.distributed as dist
+        from torch.distributed import distributed_c10d as c10d
+
+        self.tasks_served += 1
+        default = c10d._get_default_group()
+        backend, _ = c10d._world.pg_map[default]
+        c10d._world.pg_map[default] = (
+            backend,
+            dist.PrefixStore(f"dtlab-task-{self.tasks_served}/", self.store),
+        )
 
     def _join(self, args: WorkerArgs) -> None:
         import torch.distributed as dist
 
         self._install_recorder()
         store = dist.TCPStore("127.0.0.1", args.store_port, is_master=False, timeout=timedelta(seconds=60))
+        self.store = store
         dist.init_process_group(
             "gloo",
             store=store,
