@@ -35,6 +35,11 @@ class Mutant:
     description: str
     edits: tuple[Edit, ...]
     alone: bool = False  # must pass every other part of its exercise
+    #: the misconception in teaching terms (a student's code that behaves like the mutant is told
+    #: "your <exercise> behaves like one that <description>"), and a hint, both in two languages
+    description_vi: str = ""
+    hint: str = ""
+    hint_vi: str = ""
 
     @property
     def chapter(self) -> str:
@@ -65,6 +70,7 @@ def load(chapter: str, kit_root: Path = KIT_ROOT) -> list[Mutant]:
             "description": entry.get("description", ""),
             "edits": [edit],
             "alone": entry.get("alone", False),
+            **{key: entry.get(key, "") for key in ("description_vi", "hint", "hint_vi")},
         }
     return [Mutant(**{**m, "edits": tuple(m["edits"])}) for m in merged.values()]
 

@@ -90,12 +90,16 @@ def _grade_class(args: argparse.Namespace):
         f"\n→ {out / 'grades.csv'} (nbgrader columns), {out / 'grades_wide.csv'}, "
         f"{out / 'feedback'}/ (.md, .html), {out / 'gradescope'}/<student>/results.json"
     )
-    if args.similarity:
-        _report_similarity(staged, args.chapter, out, args.threshold)
+    similar = _report_similarity(staged, args.chapter, out, args.threshold) if args.similarity else []
+    from graders.grading import class_report
+
+    report = class_report.write_report(outcome.results, args.chapter, out, similar=similar)
+    print(f"→ {report}: the class at a glance (score histograms, pass rates, failures by kind)")
     return outcome
 
 
-def _report_similarity(staged, chapter: str, out: Path, threshold: float) -> None:
+def _report_similarity(staged, chapter: str, out: Path, threshold: float) -> list:
+    """Compare ``staged``'s submissions, print the flagged pairs; the pairs."""
     from graders.grading import similarity
 
     found = similarity.compare({s.student_id: s.files for s in staged}, chapter, out, threshold)
@@ -105,6 +109,7 @@ def _report_similarity(staged, chapter: str, out: Path, threshold: float) -> Non
     )
     for pair in found.pairs[:10]:
         print(f"  {pair.first} ↔ {pair.second}: {pair.first_score:.0%} / {pair.second_score:.0%}")
+    return found.pairs
 
 
 def _similarity(args: argparse.Namespace) -> int:

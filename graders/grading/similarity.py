@@ -30,6 +30,8 @@ import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
+from graders.grading.files import make_dirs, write_atomic
+from graders.grading.text import one_line
 from graders.impl import KIT_ROOT
 
 #: the share of a student's own code found in another's from which a pair is flagged
@@ -149,7 +151,7 @@ def compare(
 ) -> Similarity:
     """Compare every pair of ``submissions`` (student id -> graded files) of ``chapter``; write
     ``similarity.csv`` and ``similarity.html`` into ``out``."""
-    out.mkdir(parents=True, exist_ok=True)
+    make_dirs(out)
     pairs: list[SimilarPair] = []
     with tempfile.TemporaryDirectory(prefix="dtlab-similarity-") as tmp:
         staged = Path(tmp)
@@ -167,7 +169,7 @@ def compare(
             html = _report(paths, prints, compared, threshold).replace(f"{staged}/", "")
         else:
             html = _EMPTY_REPORT.format(count=len(paths))
-    (out / "similarity.html").write_text(html, encoding="utf-8")
+    write_atomic(out / "similarity.html", html)
     _write_csv(pairs, out / "similarity.csv")
     return Similarity(pairs, len(submissions), out / "similarity.csv", out / "similarity.html")
 
@@ -272,11 +274,14 @@ def _report(paths: list[str], prints: dict, compared: dict, threshold: float) ->
 
 
 def _write_csv(pairs: list[SimilarPair], path: Path) -> None:
-    with path.open("w", newline="", encoding="utf-8") as f:
-        writer = csv.writer(f)
-        writer.writerow(["first", "second", "first_score", "second_score", "matching_tokens"])
-        for p in pairs:
-            writer.writerow([p.first, p.second, f"{p.first_score:.4f}", f"{p.second_score:.4f}", p.tokens])
+    text = io.StringIO(newline="")
+    writer = csv.writer(text)
+    writer.writerow(["first", "second", "first_score", "second_score", "matching_tokens"])
+    for p in pairs:
+        writer.writerow(
+            [one_line(p.first), one_line(p.second), f"{p.first_score:.4f}", f"{p.second_score:.4f}", p.tokens]
+        )
+    write_atomic(path, text.getvalue())
 
 
 _EMPTY_REPORT = (
