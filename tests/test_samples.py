@@ -78,6 +78,22 @@ def test_grading_flags_the_pair_written_from_one_another(graded):
     assert "<td>hang</td>" in report and (out / "report" / "scores.png").exists()
 
 
+def test_failing_exercises_are_named_after_the_misconception_they_behave_like(graded):
+    """bob splits with Tensor.chunk and carol sends first on every rank: two mutants of the library;
+    dave's and frank's bugs are no known mutant's and are left unrecognised."""
+    assert "Your ring_reduce_scatter behaves like one that splits with Tensor.chunk" in feedback(
+        graded, "bob"
+    )
+    assert "Your ring_shift behaves like one that calls a blocking send before its recv" in feedback(
+        graded, "carol"
+    )
+    assert "behaves like" not in feedback(graded, "dave") + feedback(graded, "alice")
+    out, _, stdout = graded
+    report = (out / "report.html").read_text()
+    assert "<h2>Misconceptions</h2>" in report and "<td>unrecognised</td><td>1</td><td>dave</td>" in report
+    assert "naming misconceptions" in stdout
+
+
 def feedback(graded, student):
     out, _, _ = graded
     return (out / "feedback" / f"{student}.md").read_text()

@@ -147,9 +147,10 @@ def add_earlier_chapters(chapter: str, dest: Path, kit_root: Path = KIT_ROOT) ->
 
 
 def exercise_tests(
-    chapter: str, kit_root: Path = KIT_ROOT, *, profile: str | None = None
+    chapter: str, kit_root: Path = KIT_ROOT, *, profile: str | None = None, files: list[Path] | None = None
 ) -> dict[tuple[str, str], list]:
-    """The chapter's grader test functions, by (exercise, part), imported from exercises/chN.
+    """The chapter's grader test functions, by (exercise, part), imported from exercises/chN
+    (or from ``files``, copies of them).
 
     These are private copies of the tests, set to skip hypothesis's shrink phase: a mutant
     only has to be caught, and shrinking a multi-step training run costs dozens of runs. They
@@ -171,7 +172,8 @@ def exercise_tests(
     settings.load_profile(_NO_SHRINK)
     try:
         found: dict[tuple[str, str], list] = {}
-        for path in sorted((kit_root / "exercises" / chapter).glob("test_*.py")):
+        paths = files if files is not None else (kit_root / "exercises" / chapter).glob("test_*.py")
+        for path in sorted(paths):
             name = f"dtlab_graders_{chapter}_{path.stem}"
             spec = importlib.util.spec_from_file_location(name, path)
             module = importlib.util.module_from_spec(spec)

@@ -47,7 +47,9 @@ def _grade_class(args: argparse.Namespace):
         pids=args.pids,
         disk_mb=args.disk_mb,
     )
-    settings = Settings(args.chapter, args.profile, args.deadline, limits, lang=args.lang)
+    settings = Settings(
+        args.chapter, args.profile, args.deadline, limits, lang=args.lang, diagnose=not args.no_misconceptions
+    )
     out = Path(args.out)
     print(
         f"grading {len(staged)} submission(s) of {args.chapter} ({args.profile} profile) → {out}", flush=True
@@ -73,6 +75,7 @@ def _grade_class(args: argparse.Namespace):
             file=sys.stderr,
         )
         return 130
+    table = _name_misconceptions(outcome.results, args.chapter, args.deadline)
     outputs.write_all(
         outcome.results,
         args.chapter,
@@ -93,9 +96,23 @@ def _grade_class(args: argparse.Namespace):
     similar = _report_similarity(staged, args.chapter, out, args.threshold) if args.similarity else []
     from graders.grading import class_report
 
-    report = class_report.write_report(outcome.results, args.chapter, out, similar=similar)
+    report = class_report.write_report(
+        outcome.results, args.chapter, out, similar=similar, misconceptions=table
+    )
     print(f"→ {report}: the class at a glance (score histograms, pass rates, failures by kind)")
     return outcome
+
+
+def _name_misconceptions(results, chapter: str, deadline: float | None):
+    """Which known mutant each failing exercise behaves like (``results[i].misconceptions``), and
+    the class's table of them; None when no battery came back (``--no-misconceptions``)."""
+    from graders.grading import misconceptions
+
+    if not any(r.book.diagnostics for r in results):
+        return None
+    print("naming misconceptions: the reference's and the mutants' batteries (kept for the next run)")
+    named = misconceptions.name_all_in_a_pool(results, chapter, misconceptions.CACHE_DIR, deadline)
+    return misconceptions.class_table(named, chapter)
 
 
 def _report_similarity(staged, chapter: str, out: Path, threshold: float) -> list:
@@ -278,6 +295,11 @@ def _common(parser: argparse.ArgumentParser, out_default: str | None) -> None:
     parser.add_argument("--scheduler", default=None, help="Dask scheduler address (with --executor dask)")
     parser.add_argument("--force", action="store_true", help="regrade students that already have a result")
     parser.add_argument("--lang", default="en", choices=("en", "vi"))
+    parser.add_argument(
+        "--no-misconceptions",
+        action="store_true",
+        help="skip the diagnostic battery (naming which known mutant a failing exercise behaves like)",
+    )
     parser.add_argument(
         "--similarity",
         action="store_true",

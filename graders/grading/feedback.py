@@ -53,6 +53,7 @@ def blocks(result, chapter: str, lang: str = "en") -> list[tuple]:
             doc.append(("strong", f"{part.part} ({part.points}/{part.max_points}): {kind}"))
             doc.append(("code", part_message(part, lang)))
             doc += [("image", part.part, figure) for figure in part.figures]
+        doc += [("p", line) for line in misconception_lines(result, row.exercise, lang)]
     if result.notes:
         doc += [("h2", t("notes", lang)), ("list", list(result.notes))]
     flags = integrity_flags(result)
@@ -70,7 +71,19 @@ def exercise_text(result, exercise_id: str, lang: str = "en") -> str:
     lines = [f"{exercise_id} · {entry.title}: {row.points}/{row.max_points} · {t(row.status, lang)}"]
     if row.status != "not started":
         lines += [f"\n[{p.part}] {part_message(p, lang)}" for p in row.parts if p.status != PASSED]
+        lines += [f"\n{line}" for line in misconception_lines(result, exercise_id, lang)]
     return clean("\n".join(lines))
+
+
+def misconception_lines(result, exercise_id: str, lang: str = "en") -> list[str]:
+    """What the exercise's failing code behaves like, where a known misconception matched."""
+    names = getattr(result, "misconceptions", {}).get(exercise_id)
+    if not names:
+        return []
+    from graders.grading.misconceptions import catalogue
+
+    known = catalogue(exercise_id.split(".")[0])
+    return [known[name].describe(lang) for name in names if name in known]
 
 
 def part_message(part, lang: str = "en") -> str:
@@ -115,6 +128,8 @@ def markdown(result, chapter: str, lang: str = "en") -> str:
             lines += ["", f"## {md_inline(block[1])}", ""]
         elif kind == "strong":
             lines += [f"**{md_inline(block[1])}**", ""]
+        elif kind == "p":
+            lines += [md_inline(block[1]), ""]
         elif kind == "quote":
             lines += ["", f"> {md_inline(block[1])}", ""]
         elif kind == "code":
@@ -154,6 +169,8 @@ def html_page(result, chapter: str, lang: str = "en") -> str:
             body.append(f"<h2>{e(block[1])}</h2>")
         elif kind == "strong":
             body.append(f"<p><strong>{e(block[1])}</strong></p>")
+        elif kind == "p":
+            body.append(f"<p>{e(block[1])}</p>")
         elif kind == "quote":
             body.append(f"<blockquote>{e(block[1])}</blockquote>")
         elif kind == "code":

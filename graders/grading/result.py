@@ -18,6 +18,7 @@ class Settings:
     limits: Limits = field(default_factory=Limits)
     kit_root: str = str(KIT_ROOT)  # where the graders (exercises/, hidden/) are read from
     lang: str = "en"  # the language of the feedback the graders write
+    diagnose: bool = False  # run the diagnostic battery of failing exercises (misconceptions)
 
 
 @dataclass
@@ -32,6 +33,9 @@ class StudentResult:
     digest: str = ""
     timing: dict = field(default_factory=dict)  # startup_s, tests_s (as the driver measured)
     figures: dict[str, str] = field(default_factory=dict)  # report-relative PNG path -> base64 bytes
+    #: exercise -> the mutants (by name) its failing code behaves like ([]: unrecognised), named
+    #: after the batch from ``book.diagnostics`` (graders.grading.misconceptions)
+    misconceptions: dict[str, list[str]] = field(default_factory=dict)
 
     def to_dict(self) -> dict:
         data = asdict(self)

@@ -74,6 +74,8 @@ def pytest_argv(workdir: Path, settings: Settings) -> list[str]:
     ]
     if settings.deadline:
         argv.append(f"--dtlab-deadline={settings.deadline}")
+    if settings.diagnose:
+        argv.append("--dtlab-diagnose")
     argv.append(f"--lang={settings.lang}")
     return argv
 

@@ -26,6 +26,9 @@ class Harness:
         self.pool = pool or WorldPool()
         self.static_scan = static_scan
         self.integrity: dict[str, set[str]] = defaultdict(set)
+        #: with ``--dtlab-diagnose``: the cases whose run failed (hung, crashed, raised), by
+        #: ``diagnosis.case_key``, so that the diagnostic battery need not wait for them again
+        self.failures: dict[str, str] | None = None
 
     def run(self, task, impl: Impl, case, *, deadline: float | None = None, seed: int = 0) -> RunResult:
         spec = spec_of(task)
@@ -34,6 +37,10 @@ class Harness:
             result = self.pool.run(task, impl, case, deadline=deadline, seed=seed)
         except BannedCall as exc:
             self.integrity[spec.exercise].add(exc.message.split(", which")[0] + " (banned)")
+            self._remember_failure(task, case, exc)
+            raise
+        except BaseException as exc:
+            self._remember_failure(task, case, exc)
             raise
         changed: dict[str, list[int]] = defaultdict(list)
         for rank, names in sorted(result.tampered.items()):
@@ -45,6 +52,12 @@ class Harness:
                 f"rank {who} changed {name} at run time (restored before grading)"
             )
         return result
+
+    def _remember_failure(self, task, case, exc: BaseException) -> None:
+        if self.failures is not None and not isinstance(exc, KeyboardInterrupt | SystemExit):
+            from graders.grading import diagnosis
+
+            self.failures[diagnosis.case_key(task, case)] = diagnosis.failure_kind(exc)
 
     def check_source(self, spec: TaskSpec, impl: Impl) -> None:
         """Fail fast, before any worker runs, on a missing file, a syntax error or a bypass."""

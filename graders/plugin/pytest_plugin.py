@@ -34,6 +34,7 @@ _POOL = pytest.StashKey[object]()
 _FORK_SERVER = pytest.StashKey[object]()
 _PNGS = pytest.StashKey[list]()
 _LENT = pytest.StashKey[bool]()
+_BATTERY = pytest.StashKey[dict]()  # chapter -> the diagnostic battery's tests (--dtlab-diagnose)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -68,6 +69,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=None,
         metavar="EXERCISE",
         help="grade only this exercise's tests (ch2.ring_all_reduce; may be repeated)",
+    )
+    group.addoption(
+        "--dtlab-diagnose",
+        action="store_true",
+        help="after grading, run the diagnostic battery of every exercise that failed and keep "
+        "what the code did in the gradebook (dtlab grade names misconceptions from it)",
     )
     group.addoption(
         "--dtlab-deadline",
@@ -239,8 +246,43 @@ def harness(request: pytest.FixtureRequest):
     found = config.stash.get(_HARNESS, None)
     if found is None:
         found = Harness(_pool(config))
+        if config.getoption("dtlab_diagnose"):
+            found.failures = {}  # the battery reuses what grading saw fail
         config.stash[_HARNESS] = found
     return found
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """With ``--dtlab-diagnose``: the battery's tests, loaded from the public grader files collected
+    (before a sandboxed run removes them; hidden graders are not part of the battery)."""
+    if not session.config.getoption("dtlab_diagnose"):
+        return
+    from pathlib import Path
+
+    from graders.grading import diagnosis
+
+    files: dict[str, set] = {}
+    for item in session.items:
+        marker = item.get_closest_marker(MARKER)
+        path = Path(str(item.fspath))
+        if marker is not None and not path.name.startswith("test_hidden_"):
+            files.setdefault(marker.args[0].split(".")[0], set()).add(path)
+    session.config.stash[_BATTERY] = {
+        chapter: diagnosis.battery_tests(chapter, sorted(paths)) for chapter, paths in files.items()
+    }
+
+
+def _diagnose(book: Gradebook, harness, impl: Impl, tests: dict) -> None:
+    """The diagnostic battery of every exercise whose code ran and failed, into ``book``."""
+    from graders.grading import diagnosis
+
+    diagnosed = diagnosis.DIAGNOSED_KINDS
+    failing = sorted({p.exercise for p in book.parts.values() if p.status == FAILED and p.kind in diagnosed})
+    for exercise_id in failing:
+        chapter = exercise_id.split(".")[0]
+        if chapter in tests:
+            book.diagnostics[exercise_id] = diagnosis.run_battery(impl, harness, exercise_id, tests[chapter])
 
 
 def _classify(exc: BaseException) -> tuple[str, FailureKind, str]:
@@ -359,6 +401,8 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config)
     harness = config.stash.get(_HARNESS, None)
     if harness is not None:
         book.integrity = {k: sorted(v) for k, v in harness.integrity.items()}
+        if config.getoption("dtlab_diagnose"):
+            _diagnose(book, harness, Impl.resolve(impl_option(config)), config.stash.get(_BATTERY, {}))
     table = book.render(lang_option(config))
     if table:
         terminalreporter.section(f"dtlab · {book.impl} · profile {book.profile}")

@@ -54,6 +54,8 @@ class Gradebook:
     parts: dict[str, PartResult] = field(default_factory=dict)  # "exercise::part"
     integrity: dict[str, list[str]] = field(default_factory=dict)
     hidden_run: set[str] = field(default_factory=set)  # "exercise::part" a hidden grader graded
+    #: what the code did on the diagnostic battery of each failing exercise (``--dtlab-diagnose``)
+    diagnostics: dict[str, dict] = field(default_factory=dict)
 
     def record(
         self,
@@ -176,6 +178,7 @@ class Gradebook:
             ],
             "integrity": {k: sorted(v) for k, v in self.integrity.items() if v},
             "hidden_run": sorted(self.hidden_run),
+            **({"diagnostics": self.diagnostics} if self.diagnostics else {}),
         }
 
     def write(self, path: Path) -> None:
@@ -193,4 +196,5 @@ class Gradebook:
                 book.parts[f"{part['exercise']}::{part['part']}"] = PartResult(**part)
         book.integrity = {k: list(v) for k, v in data.get("integrity", {}).items()}
         book.hidden_run = set(data.get("hidden_run", []))
+        book.diagnostics = dict(data.get("diagnostics", {}))
         return book

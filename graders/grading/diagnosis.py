@@ -1,0 +1,243 @@
+"""The diagnostic battery: what an implementation does on a fixed set of cases of one exercise.
+
+The battery is the exercise's own graders run in a diagnostic mode: each test's explicit
+examples and its first few generated ones, drawn derandomized and without shrinking, so every
+implementation meets the same cases in the same order (small, multi-rank, subgroups included:
+the cases the graders draw). Nothing is judged: every world the tests start is recorded, and
+every failure is swallowed so that the next case still runs.
+
+What is recorded per case (a task and its case): the values every rank returned, the traffic of
+every rank (per operation, peer and group: how many calls and bytes), or the kind of failure (a
+hang, a crash, an exception, a banned call). Two records *agree* when their values are close
+and their traffic and failures are the same (:func:`agree`). All of it is plain JSON data, so a
+student's battery can leave the sandbox with their gradebook.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import math
+import time
+from collections import Counter
+
+#: the examples each test draws beyond its explicit ones
+GENERATED_EXAMPLES = 3
+#: values compared per tensor (the battery's cases are small)
+MAX_ELEMENTS = 4096
+#: how close two values must be to agree
+REL_TOL, ABS_TOL = 1e-3, 1e-5
+DIAGNOSTIC_PROFILE = "dtlab-diagnostic"
+#: the failures whose code ran and did something to compare (not a stub, a syntax error or a bypass)
+DIAGNOSED_KINDS = ("wrong", "error", "hang", "crash", "banned")
+#: a battery stops starting tests after this long, or once a case has hung (a hanging
+#: implementation costs a deadline a case, and one hang says what the next would)
+BUDGET_SECONDS = 30.0
+_OPS = {"isend": "send", "irecv": "recv"}
+
+
+def register_profile() -> str:
+    """The hypothesis profile of the battery: derandomized, no database, no deadline, no shrinking."""
+    from hypothesis import HealthCheck, Phase, settings
+
+    settings.register_profile(
+        DIAGNOSTIC_PROFILE,
+        settings(
+            derandomize=True,
+            database=None,
+            deadline=None,
+            max_examples=GENERATED_EXAMPLES,
+            phases=(Phase.explicit, Phase.generate),
+            suppress_health_check=list(HealthCheck),
+            print_blob=False,
+            report_multiple_bugs=False,
+        ),
+    )
+    return DIAGNOSTIC_PROFILE
+
+
+def run_battery(impl, harness, exercise_id: str, tests: dict | None = None) -> dict[str, dict]:
+    """``{case key: record}`` of ``impl`` on the battery of ``exercise_id``; ``tests``: the
+    chapter's tests in the diagnostic profile (:func:`battery_tests`), loaded once per chapter."""
+    chapter = exercise_id.split(".")[0]
+    tests = tests if tests is not None else battery_tests(chapter)
+    recorder = _Recorder(harness)
+    started = time.monotonic()
+    for (exercise, _part), functions in sorted(tests.items()):
+        if exercise != exercise_id:
+            continue
+        for fn in functions:
+            if time.monotonic() - started > BUDGET_SECONDS or recorder.hung:
+                return recorder.records
+            _run_quietly(fn, recorder, impl)
+    return recorder.records
+
+
+def battery_tests(chapter: str, files=None) -> dict:
+    """The chapter's public tests in the diagnostic profile: from the kit, or from ``files`` (the
+    sandbox's copies of them, loaded before they are removed)."""
+    from graders.authoring import mutants
+
+    return mutants.exercise_tests(chapter, profile=register_profile(), files=files)
+
+
+def _run_quietly(fn, recorder, impl) -> None:
+    """Run test ``fn`` on every case of its battery, whatever each case does."""
+    inner = getattr(getattr(fn, "hypothesis", None), "inner_test", None)
+    if inner is None:  # a test without hypothesis: one case
+        _swallow(fn, harness=recorder, impl=impl)
+        return
+
+    def every_case(*args, **kwargs):
+        _swallow(inner, *args, **kwargs)
+
+    fn.hypothesis.inner_test = every_case
+    try:
+        _swallow(fn, harness=recorder, impl=impl)
+    finally:
+        fn.hypothesis.inner_test = inner
+
+
+def _swallow(fn, *args, **kwargs) -> None:
+    try:
+        fn(*args, **kwargs)
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except BaseException:  # noqa: BLE001 - a failing case is what the battery records, not an error
+        pass
+
+
+class _Skipped(Exception):
+    """A case the battery does not run (after a hang)."""
+
+
+class _Recorder:
+    """Stands in for the harness: runs every task through it and records what came back."""
+
+    def __init__(self, harness) -> None:
+        self._harness = harness
+        self.records: dict[str, dict] = {}
+        self.hung = False
+
+    def __getattr__(self, name):
+        return getattr(self._harness, name)
+
+    def run(self, task, impl, case, **kwargs):
+        key = case_key(task, case)
+        if self.hung:  # the rest of this test's cases: not run
+            raise _Skipped
+        known = (getattr(self._harness, "failures", None) or {}).get(key)
+        if known is not None:  # grading ran this case already, and it failed: not again
+            self.records.setdefault(key, {"failure": known})
+            self.hung = self.hung or known == "hang"
+            raise _Skipped
+        try:
+            result = self._harness.run(task, impl, case, **kwargs)
+        except BaseException as exc:
+            if not isinstance(exc, KeyboardInterrupt | SystemExit):
+                self.records.setdefault(key, {"failure": failure_kind(exc)})
+                self.hung = self.hung or self.records[key]["failure"] == "hang"
+            raise
+        self.records.setdefault(key, {"values": plain(result.values), "traffic": traffic(result.traces)})
+        return result
+
+
+def case_key(task, case) -> str:
+    """The same for the same task and case in every process: a digest of the case's fields and
+    its tensors' bytes (a pickle of a tensor differs from process to process, a repr may leave
+    fields out)."""
+    from graders.world.task import spec_of
+
+    digest = hashlib.sha256()
+    _feed(case, digest)
+    return f"{spec_of(task).ref}:{digest.hexdigest()[:16]}"
+
+
+def _feed(value, digest) -> None:
+    import torch
+
+    if isinstance(value, torch.Tensor):
+        data = value.detach().cpu().contiguous().reshape(-1).view(torch.uint8).numpy().tobytes()
+        digest.update(f"T{value.dtype}{tuple(value.shape)}:".encode() + data)
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        digest.update(f"D{type(value).__qualname__}(".encode())
+        for field in dataclasses.fields(value):
+            digest.update(field.name.encode() + b"=")
+            _feed(getattr(value, field.name), digest)
+        digest.update(b")")
+    elif isinstance(value, list | tuple):
+        digest.update(f"L{len(value)}[".encode())
+        for item in value:
+            _feed(item, digest)
+        digest.update(b"]")
+    elif isinstance(value, dict):
+        digest.update(f"M{len(value)}{{".encode())
+        for key in sorted(value, key=repr):
+            _feed(key, digest)
+            _feed(value[key], digest)
+        digest.update(b"}")
+    else:
+        digest.update(f"V{type(value).__qualname__}:{value!r};".encode())
+
+
+def failure_kind(exc: BaseException) -> str:
+    kind = getattr(exc, "kind", None)
+    if kind is not None:
+        return str(kind)
+    from graders.errors import BannedCall, StudentError
+
+    if isinstance(exc, BannedCall):
+        return "banned"
+    if isinstance(exc, StudentError):
+        return "error"
+    return "wrong"
+
+
+def plain(value):
+    """``value`` as JSON data: tensors as dtype, shape and (the first) values as floats."""
+    import torch
+
+    if isinstance(value, torch.Tensor):
+        flat = value.detach().reshape(-1)[:MAX_ELEMENTS]
+        numbers = flat.double().tolist() if flat.is_floating_point() else flat.tolist()
+        return {"tensor": str(value.dtype), "shape": list(value.shape), "values": numbers}
+    if isinstance(value, dict):
+        return {"dict": {str(k): plain(v) for k, v in sorted(value.items(), key=lambda kv: str(kv[0]))}}
+    if isinstance(value, list | tuple):
+        return [plain(v) for v in value]
+    if isinstance(value, bool | int | float | str) or value is None:
+        return value
+    return repr(value)[:200]
+
+
+def traffic(traces) -> list[list]:
+    """Per rank, ``[op, peer, group, calls, bytes]`` of every kind of message or collective."""
+    found = []
+    for rank in range(len(traces)):
+        calls: Counter = Counter()
+        volume: Counter = Counter()
+        for event in traces[rank]:
+            if event.is_mark or event.is_ready:
+                continue
+            key = (_OPS.get(event.op, event.op), event.peer, tuple(event.group))
+            calls[key] += 1
+            volume[key] += event.nbytes
+        found.append([[op, peer, list(group), calls[op, peer, group], volume[op, peer, group]]
+                      for op, peer, group in sorted(calls)])  # fmt: skip
+    return found
+
+
+def agree(a, b) -> bool:
+    """Whether two records (or parts of them) agree: same structure, close numbers."""
+    if isinstance(a, float) or isinstance(b, float):
+        numbers = isinstance(a, int | float) and isinstance(b, int | float)
+        if not numbers or isinstance(a, bool) or isinstance(b, bool):
+            return False
+        if math.isnan(a) or math.isnan(b):
+            return math.isnan(a) and math.isnan(b)
+        return math.isclose(a, b, rel_tol=REL_TOL, abs_tol=ABS_TOL)
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(agree(a[k], b[k]) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(agree(x, y) for x, y in zip(a, b, strict=True))
+    return a == b

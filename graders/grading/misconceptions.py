@@ -1,0 +1,173 @@
+"""Misconceptions, named: which known mutant a failing student's code behaves like.
+
+The mutants (``fixtures/mutants/chN.toml``) are a catalogue of plausible misconceptions, each
+proven caught by the graders. The student's code, the reference solution and every mutant of
+the exercise meet the same diagnostic battery (:mod:`graders.grading.diagnosis`). A mutant is a
+*match* when, on every case where the student's code and the reference disagree (at least one),
+the mutant agrees with the student's code. A student whose code matches no mutant is
+"unrecognised": nothing is invented.
+
+The student's battery runs in the sandbox with their grading (``--dtlab-diagnose``); the
+reference's and the mutants' are the kit's own code and run once per class in the teacher's
+process, kept in a cache keyed by the digest of the chapter's solutions, graders and mutants.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from graders.grading import diagnosis
+from graders.grading.files import write_atomic
+from graders.impl import KIT_ROOT
+
+#: where the known batteries are kept, by chapter and the digest of what they depend on
+CACHE_DIR = KIT_ROOT / ".cache" / "battery"
+
+
+@dataclass(frozen=True)
+class Misconception:
+    exercise: str
+    name: str
+    description: str
+    description_vi: str
+    hint: str
+    hint_vi: str
+
+    def describe(self, lang: str = "en") -> str:
+        """The sentence a student reads: what their code behaves like, then the hint."""
+        function = self.exercise.split(".", 1)[1]
+        if lang == "vi":
+            return (
+                f"{function} của bạn hoạt động giống một cài đặt mà {self.description_vi}. "
+                f"Gợi ý: {self.hint_vi}"
+            )
+        return f"Your {function} behaves like one that {self.description}. Hint: {self.hint}"
+
+
+def matching(student: dict, reference: dict, mutants: dict[str, dict]) -> list[str]:
+    """The mutants (by name) that agree with ``student`` wherever it disagrees with ``reference``
+    (records by case key, as :func:`diagnosis.run_battery` gives them)."""
+    differs = [
+        key
+        for key, record in student.items()
+        if key in reference and not diagnosis.agree(record, reference[key])
+    ]
+    if not differs:
+        return []
+    return sorted(
+        name
+        for name, records in mutants.items()
+        if all(key in records and diagnosis.agree(records[key], student[key]) for key in differs)
+    )
+
+
+# -- the kit's side: the reference's and the mutants' batteries, once per class ------------------
+def known_batteries(chapter: str, exercises: set[str], harness, cache_dir: Path | None = None) -> dict:
+    """``{"reference": {exercise: records}, "mutants": {exercise: {name: records}}}`` for
+    ``exercises`` of ``chapter``, from the cache when the kit has not changed."""
+    path = cache_dir / f"battery-{chapter}-{kit_digest(chapter)}.json" if cache_dir else None
+    cached = json.loads(path.read_text()) if path and path.exists() else {"reference": {}, "mutants": {}}
+    missing = sorted(exercises - set(cached["reference"]))
+    if missing:
+        fresh = _run_known(chapter, set(missing), harness)
+        cached["reference"].update(fresh["reference"])
+        cached["mutants"].update(fresh["mutants"])
+        if path:
+            write_atomic(path, json.dumps(cached))  # two classes graded at once see one or the other
+    return cached
+
+
+def _run_known(chapter: str, exercises: set[str], harness) -> dict:
+    from graders.authoring import mutants
+    from graders.impl import Impl
+
+    tests = diagnosis.battery_tests(chapter)
+    reference = Impl.resolve(KIT_ROOT / "solutions")
+    found = {"reference": {}, "mutants": {}}
+    for exercise in sorted(exercises):
+        found["reference"][exercise] = diagnosis.run_battery(reference, harness, exercise, tests)
+        found["mutants"][exercise] = {}
+    with tempfile.TemporaryDirectory(prefix="dtlab-mutant-") as tmp:
+        for mutant in mutants.load(chapter):
+            if mutant.exercise not in exercises:
+                continue
+            impl = Impl.resolve(mutants.materialize(mutant, Path(tmp) / mutant.name))
+            found["mutants"][mutant.exercise][mutant.name] = diagnosis.run_battery(
+                impl, harness, mutant.exercise, tests
+            )
+    return found
+
+
+def kit_digest(chapter: str) -> str:
+    """A digest of what the known batteries depend on: the chapter's solutions (and those it builds
+    on), its graders, its mutants and the kit's graders package."""
+    from graders.catalog import CHAPTERS
+
+    digest = hashlib.sha256()
+    folders = [KIT_ROOT / "solutions" / c for c in (*CHAPTERS[chapter].builds_on, chapter)]
+    folders += [KIT_ROOT / "exercises" / chapter, KIT_ROOT / "graders"]
+    files = [KIT_ROOT / "fixtures" / "mutants" / f"{chapter}.toml"]
+    for folder in folders:
+        files += sorted(p for p in folder.rglob("*.py") if "__pycache__" not in p.parts)
+    for path in files:
+        digest.update(str(path.relative_to(KIT_ROOT)).encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def catalogue(chapter: str) -> dict[str, Misconception]:
+    """Every mutant of ``chapter`` as a misconception, by name."""
+    from graders.authoring import mutants
+
+    return {
+        m.name: Misconception(m.exercise, m.name, m.description, m.description_vi, m.hint, m.hint_vi)
+        for m in mutants.load(chapter)
+    }
+
+
+def name_all(
+    results: list, chapter: str, harness, cache_dir: Path | None = None
+) -> dict[str, dict[str, list[str]]]:
+    """``{student: {exercise: [mutant names]}}`` for every failing exercise a student's battery
+    came back for; ``[]`` is "unrecognised". Each result's ``misconceptions`` is set too."""
+    wanted = {exercise for r in results for exercise in r.book.diagnostics}
+    if not wanted:
+        return {}
+    known = known_batteries(chapter, wanted, harness, cache_dir)
+    named: dict[str, dict[str, list[str]]] = {}
+    for result in results:
+        found = {
+            exercise: matching(records, known["reference"][exercise], known["mutants"][exercise])
+            for exercise, records in sorted(result.book.diagnostics.items())
+        }
+        result.misconceptions = found
+        named[result.student_id] = found
+    return named
+
+
+def name_all_in_a_pool(results: list, chapter: str, cache_dir: Path, deadline: float | None = None) -> dict:
+    """:func:`name_all` with worker worlds of its own (the kit's code only: no sandbox needed)."""
+    from graders.plugin.harness import Harness
+    from graders.world.pool import WorldPool
+
+    pool = WorldPool(deadline=deadline)
+    try:
+        return name_all(results, chapter, Harness(pool), cache_dir)
+    finally:
+        pool.close()
+
+
+def class_table(named: dict[str, dict[str, list[str]]], chapter: str) -> dict[str, dict[str, list[str]]]:
+    """``{exercise: {misconception: [students]}}``: the description of each named mutant (or
+    "unrecognised") and who behaves like it."""
+    known = catalogue(chapter)
+    table: dict[str, dict[str, list[str]]] = {}
+    for student, exercises in named.items():
+        for exercise, names in exercises.items():
+            labels = [known[n].description for n in names if n in known] or ["unrecognised"]
+            for label in labels:
+                table.setdefault(exercise, {}).setdefault(label, []).append(student)
+    return table

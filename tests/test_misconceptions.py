@@ -1,0 +1,70 @@
+"""Misconceptions are named from the mutant library (``graders.grading.misconceptions``).
+
+A synthetic class of chapter 2 whose every student is one of the chapter's mutants: the mutant
+itself must be among the misconceptions named for at least 90% of those the battery can tell from
+the reference, and the reference solution, as a student, is named nothing.
+"""
+
+import pytest
+
+from graders.authoring import mutants
+from graders.catalog import CHAPTERS
+from graders.grading import diagnosis, misconceptions
+
+
+@pytest.fixture(scope="module")
+def known(harness):
+    exercises = {e.id for e in CHAPTERS["ch2"].exercises}
+    return misconceptions.known_batteries("ch2", exercises, harness)
+
+
+def test_each_mutant_as_a_student_is_named(known):
+    distinguishable, named, extra = 0, 0, []
+    for exercise, library in known["mutants"].items():
+        reference = known["reference"][exercise]
+        for name, records in library.items():
+            found = misconceptions.matching(records, reference, library)
+            if not any(not diagnosis.agree(records[k], reference[k]) for k in records if k in reference):
+                assert found == [], f"{name} behaves as the reference on the battery, yet names {found}"
+                continue
+            distinguishable += 1
+            named += name in found
+            extra += [n for n in found if n != name]
+    assert distinguishable >= 40
+    assert named / distinguishable >= 0.9, f"{named}/{distinguishable} mutants named"
+
+
+def test_the_reference_as_a_student_is_named_nothing(known):
+    for exercise, library in known["mutants"].items():
+        assert (
+            misconceptions.matching(known["reference"][exercise], known["reference"][exercise], library) == []
+        )
+
+
+def test_a_student_unlike_every_mutant_is_unrecognised(known):
+    exercise = "ch2.broadcast"
+    reference = known["reference"][exercise]
+    odd = {key: {"failure": "hang"} for key in reference}
+    assert misconceptions.matching(odd, reference, known["mutants"][exercise]) == []
+
+
+def test_every_mutant_says_what_it_behaves_like_in_both_languages():
+    for chapter in CHAPTERS:
+        for m in mutants.load(chapter):
+            assert m.description and m.description_vi and m.hint and m.hint_vi, f"{chapter}: {m.name}"
+    sentence = misconceptions.catalogue("ch2")["broadcast_src_as_group_rank"]
+    assert sentence.describe("en").startswith("Your broadcast behaves like one that ")
+    assert sentence.describe("vi").startswith("broadcast của bạn hoạt động giống một cài đặt mà ")
+
+
+def test_records_agree_within_tolerance_only():
+    a = {"values": [{"tensor": "torch.float32", "shape": [2], "values": [1.0, 2.0]}], "traffic": [[]]}
+    close = {
+        "values": [{"tensor": "torch.float32", "shape": [2], "values": [1.0000001, 2.0]}],
+        "traffic": [[]],
+    }
+    far = {"values": [{"tensor": "torch.float32", "shape": [2], "values": [1.1, 2.0]}], "traffic": [[]]}
+    assert diagnosis.agree(a, close) and not diagnosis.agree(a, far)
+    assert not diagnosis.agree(a, {"failure": "hang"}) and diagnosis.agree(
+        {"failure": "hang"}, {"failure": "hang"}
+    )
