@@ -9,7 +9,8 @@ import pytest
 
 from graders.authoring import mutants
 from graders.catalog import CHAPTERS
-from graders.grading import diagnosis, misconceptions
+from graders.grading import misconceptions
+from graders.plugin import diagnosis
 
 
 @pytest.fixture(scope="module")

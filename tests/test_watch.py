@@ -85,6 +85,27 @@ def test_a_save_changes_the_fingerprints_of_the_exercises_that_reach_the_edit(tm
     assert _changed(tmp_path, edit)[0] == changed
 
 
+def test_the_capstone_is_regraded_when_an_earlier_chapter_it_imports_changes(kit_root, tmp_path):
+    """The capstone imports chapters 5-7 (``from ..ch6.blocks import ...``; blocks imports its own
+    ``.layers``): an edit there changes the capstone's fingerprint and no other exercise's, and the
+    watcher polls those folders too."""
+    import shutil
+
+    from graders.catalog import CHAPTERS
+    from graders.student.watch_changes import file_states
+
+    for chapter in ("ch5", "ch6", "ch7", "ch11"):
+        shutil.copytree(kit_root / "solutions" / chapter, tmp_path / chapter)
+    capstone = CHAPTERS["ch11"]
+    before = snapshot(tmp_path / "ch11", list(capstone.exercises)).fingerprints
+    layers = tmp_path / "ch6" / "layers.py"
+    layers.write_text(layers.read_text() + "\n\ndef helper():\n    return 1\n")
+    after = snapshot(tmp_path / "ch11", list(capstone.exercises)).fingerprints
+    assert [e for e in before if before[e] != after[e]] == ["ch11.trainer_3d"]
+    states = file_states(tmp_path / "ch11", capstone.builds_on)
+    assert {"../ch6/layers.py", "../ch7/executor.py", "framework.py"} <= set(states)
+
+
 def test_a_module_that_does_not_compile_holds_back_its_exercises_only(tmp_path):
     changed, after = _changed(tmp_path, _replace("def b(x):", "def b(x:"))
     assert list(after.broken) == ["m.py"]

@@ -40,7 +40,7 @@ def write_report(results: list, chapter: str, out_dir: Path, *, similar=(), misc
         _scores(results, chapter, exercises, pictures),
         _parts(results, exercises, pictures),
         _failures(results, pictures),
-        _misconceptions(misconceptions),
+        _misconceptions(misconceptions, len(results)),
         _similar(similar),
         _slowest(results),
     ]
@@ -194,16 +194,18 @@ def _failures(results: list, pictures: dict) -> str:
     return "<h2>Failures by kind</h2>" + _image(pictures, "failures", "failures by kind") + table
 
 
-def _misconceptions(found) -> str:
+def _misconceptions(found, class_size: int) -> str:
     if found is None:
         return ""
     rows = []
     for exercise, names in sorted(found.items()):
         for name, students in sorted(names.items(), key=lambda item: -len(item[1])):
-            rows.append([exercise, name, len(students), ", ".join(sorted(students))])
+            share = f"{len(students) / class_size:.0%}" if class_size else "-"
+            rows.append([exercise, name, len(students), share, ", ".join(sorted(students))])
     if not rows:
         return "<h2>Misconceptions</h2><p>No failing part behaves like a known misconception.</p>"
-    return "<h2>Misconceptions</h2>" + _table(["exercise", "behaves like", "students", "who"], rows)
+    header = ["exercise", "behaves like", "students", "share of the class", "who"]
+    return "<h2>Misconceptions</h2>" + _table(header, rows)
 
 
 def _similar(pairs) -> str:

@@ -2,7 +2,7 @@
 
 The mutants (``fixtures/mutants/chN.toml``) are a catalogue of plausible misconceptions, each
 proven caught by the graders. The student's code, the reference solution and every mutant of
-the exercise meet the same diagnostic battery (:mod:`graders.grading.diagnosis`). A mutant is a
+the exercise meet the same diagnostic battery (:mod:`graders.plugin.diagnosis`). A mutant is a
 *match* when, on every case where the student's code and the reference disagree (at least one),
 the mutant agrees with the student's code. A student whose code matches no mutant is
 "unrecognised": nothing is invented.
@@ -20,9 +20,9 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from graders.grading import diagnosis
 from graders.grading.files import write_atomic
 from graders.impl import KIT_ROOT
+from graders.plugin import diagnosis
 
 #: where the known batteries are kept, by chapter and the digest of what they depend on
 CACHE_DIR = KIT_ROOT / ".cache" / "battery"

@@ -55,7 +55,7 @@ class Harness:
 
     def _remember_failure(self, task, case, exc: BaseException) -> None:
         if self.failures is not None and not isinstance(exc, KeyboardInterrupt | SystemExit):
-            from graders.grading import diagnosis
+            from graders.plugin import diagnosis
 
             self.failures[diagnosis.case_key(task, case)] = diagnosis.failure_kind(exc)
 

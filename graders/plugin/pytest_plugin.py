@@ -254,35 +254,11 @@ def harness(request: pytest.FixtureRequest):
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_finish(session: pytest.Session) -> None:
-    """With ``--dtlab-diagnose``: the battery's tests, loaded from the public grader files collected
-    (before a sandboxed run removes them; hidden graders are not part of the battery)."""
-    if not session.config.getoption("dtlab_diagnose"):
-        return
-    from pathlib import Path
+    """With ``--dtlab-diagnose``: the battery's tests, loaded before a sandboxed run removes them."""
+    if session.config.getoption("dtlab_diagnose"):
+        from graders.plugin import diagnosis
 
-    from graders.grading import diagnosis
-
-    files: dict[str, set] = {}
-    for item in session.items:
-        marker = item.get_closest_marker(MARKER)
-        path = Path(str(item.fspath))
-        if marker is not None and not path.name.startswith("test_hidden_"):
-            files.setdefault(marker.args[0].split(".")[0], set()).add(path)
-    session.config.stash[_BATTERY] = {
-        chapter: diagnosis.battery_tests(chapter, sorted(paths)) for chapter, paths in files.items()
-    }
-
-
-def _diagnose(book: Gradebook, harness, impl: Impl, tests: dict) -> None:
-    """The diagnostic battery of every exercise whose code ran and failed, into ``book``."""
-    from graders.grading import diagnosis
-
-    diagnosed = diagnosis.DIAGNOSED_KINDS
-    failing = sorted({p.exercise for p in book.parts.values() if p.status == FAILED and p.kind in diagnosed})
-    for exercise_id in failing:
-        chapter = exercise_id.split(".")[0]
-        if chapter in tests:
-            book.diagnostics[exercise_id] = diagnosis.run_battery(impl, harness, exercise_id, tests[chapter])
+        session.config.stash[_BATTERY] = diagnosis.tests_of_session(session.items)
 
 
 def _classify(exc: BaseException) -> tuple[str, FailureKind, str]:
@@ -402,7 +378,10 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config)
     if harness is not None:
         book.integrity = {k: sorted(v) for k, v in harness.integrity.items()}
         if config.getoption("dtlab_diagnose"):
-            _diagnose(book, harness, Impl.resolve(impl_option(config)), config.stash.get(_BATTERY, {}))
+            from graders.plugin import diagnosis
+
+            impl = Impl.resolve(impl_option(config))
+            diagnosis.diagnose(book, harness, impl, config.stash.get(_BATTERY, {}))
     table = book.render(lang_option(config))
     if table:
         terminalreporter.section(f"dtlab · {book.impl} · profile {book.profile}")

@@ -90,7 +90,7 @@ class Watch:
             self._say("watch:start", chapter=self.chapter.id, impl=_shown(self.dir))
             self._start_worlds()
             started = time.monotonic()
-            self.states = file_states(self.dir)
+            self.states = file_states(self.dir, self.chapter.builds_on)
             self.contents = {name: content_digest(self.dir / name) for name in self.states}
             self._check(started, first=True)
             self._say("watch:watching", files=", ".join(sorted(self.states)) or _shown(self.dir))
@@ -131,7 +131,7 @@ class Watch:
 
     # -- changes -----------------------------------------------------------------------------
     def _poll(self) -> None:
-        states = file_states(self.dir)
+        states = file_states(self.dir, self.chapter.builds_on)
         if states == self.states:
             return
         detected = time.monotonic()
@@ -153,7 +153,7 @@ class Watch:
         place truncates the file before it writes it); at the latest at ``until``."""
         while time.monotonic() < until:
             time.sleep(SETTLE_S)
-            again = file_states(self.dir)
+            again = file_states(self.dir, self.chapter.builds_on)
             emptied = [
                 n for n, state in again.items() if state[1] == 0 and self.states.get(n, (0, 1))[1] != 0
             ]

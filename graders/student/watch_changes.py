@@ -44,7 +44,9 @@ class _Module:
     missing: bool = False
 
 
-def _parse(path: Path) -> _Module:
+def _parse(path: Path, folder: str = "") -> _Module:
+    """``path`` parsed; ``folder``: where it lies relative to the chapter folder (``"../ch6/"``
+    for a module of an earlier chapter), which its own relative imports are resolved from."""
     try:
         source = path.read_bytes()
     except FileNotFoundError:
@@ -68,8 +70,12 @@ def _parse(path: Path) -> _Module:
     module.shared = "\n".join(shared)
     siblings = []
     for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and node.level:
-            siblings += [node.module.split(".")[0]] if node.module else [a.name for a in node.names]
+        if isinstance(node, ast.ImportFrom) and node.level == 1:
+            names = [node.module.split(".")[0]] if node.module else [a.name for a in node.names]
+            siblings += [folder + name for name in names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 2 and node.module and "." in node.module:
+            chapter, stem = node.module.split(".")[:2]  # from ..ch6.blocks import ...: an earlier chapter
+            siblings.append(f"../{chapter}/{stem}")
     module.siblings = tuple(dict.fromkeys(siblings))
     return module
 
@@ -113,7 +119,8 @@ def snapshot(chapter_dir: Path, exercises: list[Exercise]) -> Snapshot:
 
     def module(stem: str) -> _Module:
         if stem not in parsed:
-            parsed[stem] = _parse(chapter_dir / f"{stem}.py")
+            folder = stem.rpartition("/")[0]
+            parsed[stem] = _parse(chapter_dir / f"{stem}.py", folder + "/" if folder else "")
         return parsed[stem]
 
     fingerprints: dict[str, str] = {}
@@ -150,21 +157,23 @@ def content_digest(path: Path) -> str:
         return ""
 
 
-def file_states(chapter_dir: Path) -> dict[str, tuple[int, int, int]]:
-    """``name -> (mtime_ns, size, inode)`` of the chapter folder's code files (the graders aside):
-    a cheap poll; only when it changes are the files read."""
+def file_states(chapter_dir: Path, builds_on: tuple[str, ...] = ()) -> dict[str, tuple[int, int, int]]:
+    """``name -> (mtime_ns, size, inode)`` of the chapter folder's code files (the graders aside),
+    and of the chapters it builds on (``"../ch6/blocks.py"``): a cheap poll; only when it changes
+    are the files read."""
     states = {}
-    try:
-        entries = list(os.scandir(chapter_dir))
-    except OSError:
-        return states
-    for entry in entries:
-        name = entry.name
-        if not name.endswith(".py") or name.startswith("test_") or name == "conftest.py":
-            continue
+    for prefix, folder in [("", chapter_dir), *((f"../{c}/", chapter_dir.parent / c) for c in builds_on)]:
         try:
-            info = entry.stat()
+            entries = list(os.scandir(folder))
         except OSError:
             continue
-        states[name] = (info.st_mtime_ns, info.st_size, info.st_ino)
+        for entry in entries:
+            name = entry.name
+            if not name.endswith(".py") or name.startswith("test_") or name == "conftest.py":
+                continue
+            try:
+                info = entry.stat()
+            except OSError:
+                continue
+            states[prefix + name] = (info.st_mtime_ns, info.st_size, info.st_ino)
     return states

@@ -76,9 +76,38 @@ def run_battery(impl, harness, exercise_id: str, tests: dict | None = None) -> d
 def battery_tests(chapter: str, files=None) -> dict:
     """The chapter's public tests in the diagnostic profile: from the kit, or from ``files`` (the
     sandbox's copies of them, loaded before they are removed)."""
-    from graders.authoring import mutants
+    from graders.plugin.chapter_tests import exercise_tests
 
-    return mutants.exercise_tests(chapter, profile=register_profile(), files=files)
+    return exercise_tests(chapter, profile=register_profile(), files=files)
+
+
+def tests_of_session(items) -> dict[str, dict]:
+    """``chapter -> battery tests`` from the public grader files a pytest session collected (the
+    hidden graders are not part of the battery)."""
+    from pathlib import Path
+
+    from graders.plugin.marker import MARKER
+
+    files: dict[str, set] = {}
+    for item in items:
+        marker = item.get_closest_marker(MARKER)
+        path = Path(str(item.fspath))
+        if marker is not None and not path.name.startswith("test_hidden_"):
+            files.setdefault(marker.args[0].split(".")[0], set()).add(path)
+    return {chapter: battery_tests(chapter, sorted(paths)) for chapter, paths in files.items()}
+
+
+def diagnose(book, harness, impl, tests: dict[str, dict]) -> None:
+    """The battery of every exercise of ``book`` whose code ran and failed, into ``book.diagnostics``."""
+    from graders.plugin.results import FAILED
+
+    failing = sorted(
+        {p.exercise for p in book.parts.values() if p.status == FAILED and p.kind in DIAGNOSED_KINDS}
+    )
+    for exercise_id in failing:
+        chapter = exercise_id.split(".")[0]
+        if chapter in tests:
+            book.diagnostics[exercise_id] = run_battery(impl, harness, exercise_id, tests[chapter])
 
 
 def _run_quietly(fn, recorder, impl) -> None:
