@@ -186,3 +186,11 @@ def test_a_banned_class_is_refused_whatever_route_reaches_it(pool):
         pool.run(probe.call_banning_adamw, PROBES, probe.ProbeCase(1, "reaches_adamw_through_subclasses"))
     restored = pool.run(probe.call_banning_adamw, PROBES, probe.ProbeCase(1, "noop"))
     assert restored.values[0]["restored"]
+
+
+def test_a_graded_new_group_call_is_checked_for_the_ranks_it_asks_for():
+    from graders.comm.group_agreement import requested_ranks
+
+    assert requested_ranks(([3, 1],), {}) == [1, 3]
+    assert requested_ranks((), {"ranks": [3, 1], "sort_ranks": False}) == [3, 1]
+    assert requested_ranks(([0, 1],), {"use_local_synchronization": True}) is None

@@ -45,6 +45,7 @@ from graders.comm.calls import (
     tensors_of,
 )
 from graders.comm.doors import Doors
+from graders.comm.group_agreement import check_same_group_everywhere, requested_ranks
 from graders.comm.guard import ObjectBans, clone, swap_code
 from graders.comm.operator_bans import OperatorBans, operator_patterns
 from graders.errors import BannedCallError
@@ -99,15 +100,19 @@ class _Lifecycle:
         self.recorder, self.name, self.original = recorder, name, original
 
     def __call__(self, args: tuple, kwargs: dict):
-        made = self.original(*args, **kwargs)
         recorder = self.recorder
+        graded = recorder.active and recorder.bans.graded_request(sys._getframe(2))
+        if graded and self.name == "new_group":
+            asked = requested_ranks(args, kwargs)
+            if asked is not None:
+                check_same_group_everywhere(asked, REAL["all_gather_object"])
+        made = self.original(*args, **kwargs)
         if recorder.keep_groups and self.name != "destroy_process_group":
             default = dist.GroupMember.WORLD
             recorder.kept_groups += [g for g in (made, default) if g is not None]
-        if self.name in ("new_group", "new_subgroups") and recorder.active:
-            if recorder.bans.graded_request(sys._getframe(2)):
-                found = made[1] if self.name == "new_subgroups" else [made]
-                recorder.made_groups += [g for g in found if g is not None]
+        if graded and self.name in ("new_group", "new_subgroups"):
+            found = made[1] if self.name == "new_subgroups" else [made]
+            recorder.made_groups += [g for g in found if g is not None]
         return made
 
 

@@ -87,12 +87,22 @@ class LaunchedWorld(ProcessWorld):
                 if failed_at is None:
                     failed_at = time.monotonic()
             if agent_done and pending:  # the launcher stopped: who has not replied never will
-                crashed.update({rank: "closed" for rank in pending})
+                crashed.update({rank: "closed" for rank in self._failed_first(pending)})
                 pending.clear()
                 break
             time.sleep(POLL_S)
         timed_out = bool(pending) and failed_at is None
         return Collected(replies, crashed, pending, timed_out, time.monotonic() - started)
+
+    def _failed_first(self, pending: set[int]) -> set[int]:
+        """Of the ranks that never replied, those that failed on their own: the launcher names
+        them in its exit codes and then stops the rest (which, stopped a little later, would
+        otherwise read as crashed too, by a race). All of them when it names none."""
+        try:
+            named = {int(rank) for rank in json.loads(self.read_file(EXITS, tail=4096) or "{}")}
+        except (ValueError, TypeError):
+            named = set()
+        return (pending & named) or set(pending)
 
     def output(self, name: str, limit: int = OUTPUT_LIMIT) -> bytes | None:
         """The bytes of the file ``name`` the ranks left in the launch folder (None if there is
