@@ -15,8 +15,6 @@ student's battery can leave the sandbox with their gradebook.
 
 from __future__ import annotations
 
-import dataclasses
-import hashlib
 import math
 import time
 from collections import Counter
@@ -175,38 +173,10 @@ def case_key(task, case) -> str:
     """The same for the same task and case in every process: a digest of the case's fields and
     its tensors' bytes (a pickle of a tensor differs from process to process, a repr may leave
     fields out)."""
+    from graders.world.case_digest import case_digest
     from graders.world.task import spec_of
 
-    digest = hashlib.sha256()
-    _feed(case, digest)
-    return f"{spec_of(task).ref}:{digest.hexdigest()[:16]}"
-
-
-def _feed(value, digest) -> None:
-    import torch
-
-    if isinstance(value, torch.Tensor):
-        data = value.detach().cpu().contiguous().reshape(-1).view(torch.uint8).numpy().tobytes()
-        digest.update(f"T{value.dtype}{tuple(value.shape)}:".encode() + data)
-    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
-        digest.update(f"D{type(value).__qualname__}(".encode())
-        for field in dataclasses.fields(value):
-            digest.update(field.name.encode() + b"=")
-            _feed(getattr(value, field.name), digest)
-        digest.update(b")")
-    elif isinstance(value, list | tuple):
-        digest.update(f"L{len(value)}[".encode())
-        for item in value:
-            _feed(item, digest)
-        digest.update(b"]")
-    elif isinstance(value, dict):
-        digest.update(f"M{len(value)}{{".encode())
-        for key in sorted(value, key=repr):
-            _feed(key, digest)
-            _feed(value[key], digest)
-        digest.update(b"}")
-    else:
-        digest.update(f"V{type(value).__qualname__}:{value!r};".encode())
+    return f"{spec_of(task).ref}:{case_digest(case)}"
 
 
 def failure_kind(exc: BaseException) -> str:

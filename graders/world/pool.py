@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import atexit
 import hashlib
-import pickle
 import shutil
 import tempfile
 from dataclasses import dataclass, field
@@ -30,6 +29,7 @@ from graders.errors import (
 )
 from graders.messages import Text, each_lang, in_lang, labelled, say
 from graders.world import gloo_errors, reports
+from graders.world.case_digest import case_digest
 from graders.world.fork_server import ForkServer
 from graders.world.launched_world import LaunchedWorld
 from graders.world.process_world import Collected, ProcessWorld
@@ -54,10 +54,10 @@ def _graded_digest(location: tuple) -> str:
     return digest.hexdigest()
 
 
-def _case_key(case) -> tuple[str, bytes]:
-    """What tells two cases apart for a kept outcome: the repr and the pickled bytes (a repr
-    written for students may leave out a field, e.g. the seed of the data; the bytes do not)."""
-    return repr(case), pickle.dumps(case)
+def _case_key(case) -> tuple[str, str]:
+    """What tells two cases apart for a kept outcome: the repr and the digest of every field (a
+    repr written for students may leave out a field, e.g. the seed of the data)."""
+    return repr(case), case_digest(case)
 
 
 @dataclass

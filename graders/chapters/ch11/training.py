@@ -9,10 +9,8 @@ from __future__ import annotations
 
 from graders.chapters.ch11.training_cases import TrainCase, single_device_losses
 
-
-def losses(case: TrainCase) -> tuple[float, ...]:
-    """The loss of every step (before its update) of the case's GPT trained on one device."""
-    return single_device_losses(case)
+#: the loss of every step (before its update) of the case's GPT trained on one device
+losses = single_device_losses
 
 
 def coords(case: TrainCase, rank: int) -> dict[str, int]:
