@@ -153,9 +153,22 @@ CHAPTERS: dict[str, Chapter] = {
                     ),
                     *exercises_of(
                         "ch5",
+                        "infinity",
+                        (
+                            "infinity",
+                            {"result": 2, "paging": 1, "prefetch": 1, "memory": 1, "crash": 1},
+                            "ZeRO-Infinity: optimizer state paged from NVMe",
+                            "InfinityOptimizer",
+                        ),
+                        banned=ZERO_BANNED,
+                        measured_memory=True,
+                    ),
+                    *exercises_of(
+                        "ch5",
                         "zero_cost",
                         ("zero_memory_per_gpu", {"formula": 1, "paper": 1}, "memory per GPU"),
                         ("zero_comm_volume", {"formula": 2}, "communication per step"),
+                        ("offload_memory_per_gpu", {"formula": 2}, "memory per tier with offload"),
                         multi_rank=False,
                     ),
                 ),

@@ -1,4 +1,5 @@
-"""Chapter 5 graders: the memory and communication cost of each ZeRO stage (zero_cost.py)."""
+"""Chapter 5 graders: the memory and communication cost of each ZeRO stage, and the memory of
+each tier with ZeRO-Offload and ZeRO-Infinity (zero_cost.py)."""
 
 from hypothesis import example, given
 
@@ -41,3 +42,13 @@ def test_zero_memory_per_gpu_reproduces_the_paper(harness, impl, case):
 @example(case=cases.CostCase(1.5, 7.5e9, 64))
 def test_zero_comm_volume(harness, impl, case):
     checks.assert_comm_volume(harness.run(tasks.zero_comm_volume, impl, case)[0], case)
+
+
+@exercise("ch5.offload_memory_per_gpu", part="formula")
+@given(case=cases.tier_cases())
+@example(case=cases.TierCase("offload", 7.5e9, 64))
+@example(case=cases.TierCase("cpu", 1e12, 512))
+@example(case=cases.TierCase("nvme", 1e12, 16))
+@example(case=cases.TierCase("gpu", 7.5e9, 64))
+def test_offload_memory_per_gpu(harness, impl, case):
+    checks.assert_offload_tiers(harness.run(tasks.offload_memory_per_gpu, impl, case)[0], case)

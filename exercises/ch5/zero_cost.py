@@ -31,3 +31,28 @@ def zero_comm_volume(stage: int, n_params: float, world: int) -> float:
     whole number (1.5).
     """
     raise NotImplementedError("[dtlab TODO] ch5/zero_cost.py: implement zero_comm_volume")
+
+
+#: where ZeRO-Offload and ZeRO-Infinity keep the model states (``offload_memory_per_gpu``)
+OFFLOADS = ("offload", "cpu", "nvme")
+
+
+def offload_memory_per_gpu(offload: str, n_params: float, world: int, k: float = 12) -> dict[str, float]:
+    """Model-state memory per data-parallel rank on each tier, in GB (1e9 bytes):
+    ``{"gpu": ..., "cpu": ..., "nvme": ...}``, counted as the ZeRO-Infinity paper counts it.
+
+    Per parameter: 2 bytes of fp16 parameters, 2 of fp16 gradients, and K + 4 bytes of
+    optimizer states kept in fp32 (K for the master weights, momentum and variance, 4 for the
+    fp32 gradient the optimizer steps with): 20 bytes in all with K = 12.
+
+    * ``"offload"``, ZeRO-Offload (ZeRO-2, the optimizer on the CPU): the GPU keeps every fp16
+      parameter and its 1/N partition of the fp16 gradients; the CPU keeps the partition's
+      optimizer states; nothing on NVMe.
+    * ``"cpu"``, ZeRO-Infinity offloading to CPU memory (ZeRO-3): every model state is
+      partitioned, and the rank's partitions all live on the CPU.
+    * ``"nvme"``, ZeRO-Infinity offloading to NVMe: the same partitions, all on NVMe.
+
+    Working memory (activations, a layer gathered for compute, buffers) is not counted. Raises
+    ``ValueError`` for any other ``offload``.
+    """
+    raise NotImplementedError("[dtlab TODO] ch5/zero_cost.py: implement offload_memory_per_gpu")

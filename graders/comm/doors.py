@@ -139,5 +139,9 @@ def _writes(args: tuple) -> bool:
     return isinstance(flags, int) and bool(flags & _WRITE_FLAGS)
 
 
+#: the kit's packages graded code may not import: the graders, and the reference solutions
+_KIT_PACKAGES = ("graders", "solutions")
+
+
 def _is_kit(name: str) -> bool:
-    return name == "graders" or name.startswith("graders.")
+    return any(name == package or name.startswith(package + ".") for package in _KIT_PACKAGES)

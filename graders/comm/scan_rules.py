@@ -17,6 +17,7 @@ _BANNED_MODULES = {
     "torch.utils._python_dispatch": "steps out of the kit's dispatch modes (torch.utils._python_dispatch)",
     "torch._ops": "reaches torch's operator registry (torch._ops)",
     "graders": "imports the grading kit, whose references are the answers",
+    "solutions": "imports the kit's reference solutions",
 }
 #: where memory lives outside torch's storages, which the live ledger counts
 _MEMORY_MODULES = {
@@ -37,7 +38,7 @@ _MEMORY_CALLS = {
     "frombuffer": "builds a tensor over a foreign buffer (frombuffer)",
     "UntypedStorage": "allocates a storage by hand",
     "TypedStorage": "allocates a storage by hand",
-    "open": "writes data to files",
+    "open": "keeps data in files (open)",
     "item": "copies tensor elements into Python numbers (.item())",
     "BytesIO": "keeps data in a bytes buffer (io.BytesIO)",
     "StringIO": "keeps data in a string buffer (io.StringIO)",
@@ -86,6 +87,8 @@ _BANNED_ATTRS = {
     "ag_frame": "reads a generator's frame (ag_frame)",
     "_python_dispatch": "steps out of the kit's dispatch modes (torch.utils._python_dispatch)",
     "__self__": "reads the object behind a bound method (__self__)",
+    "__reduce__": "reads what an object is made of (__reduce__)",
+    "__reduce_ex__": "reads what an object is made of (__reduce_ex__)",
     **{
         f"_global_{kind}": "reaches torch's global module hooks, the graders' among them"
         for kind in (

@@ -13,7 +13,9 @@ from __future__ import annotations
 import contextlib
 import importlib
 import os
+import shutil
 import sys
+import tempfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from types import ModuleType
@@ -189,6 +191,16 @@ class TaskContext:
 
     def mark(self, label: str) -> None:
         self._worker.recorder.mark(label)
+
+    @contextlib.contextmanager
+    def scratch_dir(self) -> Iterator[str]:
+        """A fresh, empty folder of this rank's for the task (a drive the kit hands graded code),
+        removed afterwards with everything in it."""
+        path = tempfile.mkdtemp(prefix=f"scratch-{self.rank}-", dir=self._worker.dir)
+        try:
+            yield path
+        finally:
+            shutil.rmtree(path, ignore_errors=True)
 
     def gradient_ready(self, name: str) -> None:
         """A ``ready:<name>`` event in the trace: parameter ``name``'s gradient is complete."""

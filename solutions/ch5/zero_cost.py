@@ -48,3 +48,38 @@ def zero_comm_volume(stage: int, n_params: float, world: int) -> float:
     passes = 3 if stage == 3 else 2
     return passes * n_params if world > 1 else 0.0
     ### END SOLUTION
+
+
+#: where ZeRO-Offload and ZeRO-Infinity keep the model states (``offload_memory_per_gpu``)
+OFFLOADS = ("offload", "cpu", "nvme")
+
+
+def offload_memory_per_gpu(offload: str, n_params: float, world: int, k: float = 12) -> dict[str, float]:
+    """Model-state memory per data-parallel rank on each tier, in GB (1e9 bytes):
+    ``{"gpu": ..., "cpu": ..., "nvme": ...}``, counted as the ZeRO-Infinity paper counts it.
+
+    Per parameter: 2 bytes of fp16 parameters, 2 of fp16 gradients, and K + 4 bytes of
+    optimizer states kept in fp32 (K for the master weights, momentum and variance, 4 for the
+    fp32 gradient the optimizer steps with): 20 bytes in all with K = 12.
+
+    * ``"offload"``, ZeRO-Offload (ZeRO-2, the optimizer on the CPU): the GPU keeps every fp16
+      parameter and its 1/N partition of the fp16 gradients; the CPU keeps the partition's
+      optimizer states; nothing on NVMe.
+    * ``"cpu"``, ZeRO-Infinity offloading to CPU memory (ZeRO-3): every model state is
+      partitioned, and the rank's partitions all live on the CPU.
+    * ``"nvme"``, ZeRO-Infinity offloading to NVMe: the same partitions, all on NVMe.
+
+    Working memory (activations, a layer gathered for compute, buffers) is not counted. Raises
+    ``ValueError`` for any other ``offload``.
+    """
+    ### BEGIN SOLUTION
+    fp16, optimizer = 2 * n_params, (k + 4) * n_params
+    if offload == "offload":
+        tiers = {"gpu": fp16 + fp16 / world, "cpu": optimizer / world, "nvme": 0.0}
+    elif offload in ("cpu", "nvme"):
+        tiers = {"gpu": 0.0, "cpu": 0.0, "nvme": 0.0}
+        tiers[offload] = (fp16 + fp16 + optimizer) / world
+    else:
+        raise ValueError(f"offload is one of {OFFLOADS}, not {offload!r}")
+    return {tier: size / 1e9 for tier, size in tiers.items()}
+    ### END SOLUTION

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from hypothesis import strategies as st
 
@@ -28,6 +28,8 @@ class TrainCase(S.GroupMembers):
     optimizer: OptimizerSpec
     steps: int = 3
     bucket_cap_mb: float | None = None  # ZeRO-2 only
+    partition_numel: int | None = None  # ZeRO-Infinity only: elements per partition on the drive
+    tear_at: int | None = None  # ZeRO-Infinity's crash: the last step's write that fails half-done
 
     @property
     def data_seed(self) -> int:
@@ -41,6 +43,10 @@ class TrainCase(S.GroupMembers):
         parts.append(f"rows_per_rank={self.rows}, steps={self.steps}")
         if self.bucket_cap_mb is not None:
             parts.append(f"bucket_cap_mb={self.bucket_cap_mb}")
+        if self.partition_numel is not None:
+            parts.append(f"partition_numel={self.partition_numel}")
+        if self.tear_at is not None:
+            parts.append(f"the write number {self.tear_at} of the last step fails half-done")
         parts.append(f"seed={self.seed}")
         return ", ".join(parts)
 
@@ -70,10 +76,45 @@ def train_cases(draw, *, min_world: int = 1, buckets: bool = False, subgroups: b
 
 
 def edge(
-    world_size: int, group=None, *, bucket_cap_mb: float | None = None, optimizer=SGD, seed: int = 7
+    world_size: int,
+    group=None,
+    *,
+    bucket_cap_mb: float | None = None,
+    optimizer=SGD,
+    seed: int = 7,
+    partitions: int | None = None,
 ) -> TrainCase:
-    """An explicit example every profile runs first."""
-    return TrainCase(world_size, group, seed, 1, optimizer, bucket_cap_mb=bucket_cap_mb)
+    """An explicit example every profile runs first (ZeRO-Infinity: its shard in ``partitions``)."""
+    case = TrainCase(world_size, group, seed, 1, optimizer, bucket_cap_mb=bucket_cap_mb)
+    if partitions is None:
+        return case
+    return replace(case, partition_numel=partition_numel(case.n, partitions))
+
+
+#: the trained elements of the tiny LM (build_model), which ZeRO-Infinity's shards cut up
+TRAINED_ELEMENTS = 178
+
+
+def partition_numel(n: int, partitions: int) -> int:
+    """Elements per partition that cut one rank's shard into ``partitions`` (the last shorter)."""
+    shard = -(-TRAINED_ELEMENTS // n)
+    return -(-shard // partitions)
+
+
+@st.composite
+def infinity_cases(draw, *, min_world: int = 1, optimizers=BOTH):
+    """ZeRO-Infinity: a shard cut into 3 to 5 partitions, so that two of them are well under the
+    whole shard's state."""
+    case = draw(train_cases(min_world=min_world, optimizers=optimizers))
+    return replace(case, partition_numel=partition_numel(case.n, draw(st.integers(3, 5))))
+
+
+@st.composite
+def crash_cases(draw):
+    """One rank, two steps; a write of the second step (the ``tear_at``-th, counted over the
+    files the first step wrote) keeps half its bytes and fails."""
+    case = draw(infinity_cases(optimizers=("adamw",)))
+    return replace(case, world_size=1, group=None, steps=2, tear_at=draw(st.integers(1, 40)))
 
 
 @dataclass(frozen=True)
@@ -130,6 +171,35 @@ def cost_cases(draw, *, with_k: bool = True):
         n_params=float(draw(st.sampled_from((1e6, 3.5e8, 1.3e9, 7.5e9, 1.75e11, 1e12)))),
         world=draw(st.sampled_from((1, 2, 3, 8, 64, 100, 1024))),
         k=draw(st.sampled_from((4, 8, 12, 16))) if with_k else 12,
+    )
+
+
+@dataclass(frozen=True)
+class TierCase:
+    """One question to ``offload_memory_per_gpu`` (run on one rank)."""
+
+    offload: str  # "offload", "cpu", "nvme"; others are drawn too: they must be refused
+    n_params: float
+    world: int
+    k: float = 12
+    world_size: int = 1
+
+    def __repr__(self) -> str:
+        return f"offload={self.offload!r}, n_params={self.n_params:g}, world={self.world}, k={self.k:g}"
+
+
+OFFLOADS = ("offload", "cpu", "nvme")
+#: offloads that do not exist, which must raise ValueError
+INVALID_OFFLOADS = ("gpu", "disk", "")
+
+
+@st.composite
+def tier_cases(draw):
+    return TierCase(
+        offload=draw(st.sampled_from(OFFLOADS * 3 + INVALID_OFFLOADS)),
+        n_params=float(draw(st.sampled_from((1e6, 1.3e9, 7.5e9, 1.75e11, 1e12)))),
+        world=draw(st.sampled_from((1, 2, 16, 64, 512))),
+        k=draw(st.sampled_from((8, 12, 16))),
     )
 
 

@@ -7,7 +7,7 @@ example.
 from __future__ import annotations
 
 from graders.chapters.ch5 import reference
-from graders.chapters.ch5.cases import PAPER_TABLE, CostCase, TrainCase
+from graders.chapters.ch5.cases import OFFLOADS, PAPER_TABLE, CostCase, TrainCase
 from graders.checks import assert_number_close, fail
 from graders.messages import Text, each_lang, in_lang, say
 from graders.training import assert_history_close
@@ -213,3 +213,22 @@ def paper_row(stage: int) -> CostCase:
 def assert_comm_volume(reply: dict, case: CostCase) -> None:
     what = (say("ch5:cost:comm"), say("ch5:cost:comm unit"))
     _assert_answer(reply, reference.comm_volume, what, case, say("ch5:comm:hint"))
+
+
+def assert_offload_tiers(reply: dict, case) -> None:
+    """``{"gpu", "cpu", "nvme"}`` in GB for a known offload; ``ValueError`` for any other."""
+    hint = say("ch5:tiers:hint")
+    if case.offload not in OFFLOADS:
+        if reply.get("raised") != "ValueError":
+            fail(say("ch5:tiers:no such offload", offload=case.offload, got=reply.get("value")), case, hint)
+        return
+    if "raised" in reply:
+        fail(say("ch5:cost:raised", what=say("ch5:tiers:what"), raised=reply["raised"]), case, hint)
+    value = reply["value"]
+    if not isinstance(value, dict) or sorted(value) != ["cpu", "gpu", "nvme"]:
+        fail(say("ch5:tiers:shape", got=value), case, hint)
+    for tier, expected in reference.offload_tiers(case).items():
+        got = value[tier]
+        if not isinstance(got, int | float) or isinstance(got, bool):
+            fail(say("expected a number", what=tier, got=got), case, hint)
+        assert_number_close(got, expected, say("ch5:tiers:tier", tier=tier), case, hint)

@@ -123,6 +123,32 @@ HINTS: dict[str, list[tuple[str, str]]] = {
             "các master.",
         ),
     ],
+    "infinity": [
+        (
+            "Read infinity.py's module docstring and the README's 'ZeRO-Infinity' paragraph: the shard "
+            "is ZeRO's, cut into partitions of partition_numel elements; partition k's files are "
+            "part{k}.<what>. Draw the step as a timeline: read k, step k, write k, and where the read of "
+            "k+1 fits.",
+            "Đọc docstring của infinity.py và đoạn «ZeRO-Infinity» trong README: shard là shard của ZeRO, "
+            "được cắt thành các phân vùng (partition) gồm partition_numel phần tử; các file của phân vùng "
+            "k là part{k}.<gì đó>. Vẽ bước cập nhật thành một dòng thời gian: đọc k, step k, ghi k, và "
+            "việc đọc k+1 nằm ở đâu.",
+        ),
+        (
+            "Construction writes each partition's fp32 master (one partition's copy at a time). In step(): "
+            "reduce-scatter the averaged gradients, then for each partition wait for its reads, issue "
+            "read_async for every file of the next one into fresh tensors, step this one with "
+            "optimizer_cls([master]) whose state is the one you read (the first step has none), write each "
+            "tensor to part{k}.<what>.tmp and replace() it onto part{k}.<what>, del your references, and "
+            "finally all-gather the updated shards into the parameters.",
+            "Lúc khởi tạo, ghi master fp32 của từng phân vùng (mỗi lần chỉ sao chép một phân vùng). Trong "
+            "step(): reduce-scatter các gradient đã lấy trung bình, rồi với mỗi phân vùng: chờ các lần đọc "
+            "của nó, gọi read_async cho mọi file của phân vùng kế tiếp vào các tensor mới, step phân vùng "
+            "này bằng optimizer_cls([master]) với trạng thái vừa đọc (bước đầu tiên chưa có trạng thái), "
+            "ghi mỗi tensor vào part{k}.<gì đó>.tmp rồi replace() thành part{k}.<gì đó>, del các tham "
+            "chiếu, và cuối cùng all-gather các shard đã cập nhật vào các tham số.",
+        ),
+    ],
     "zero_memory_per_gpu": [
         (
             "The README's table 'Where the memory goes' has one row per stage, and zero_cost.py's docstring "
@@ -158,6 +184,26 @@ HINTS: dict[str, list[tuple[str, str]]] = {
             "tính là Φ (không phải (N - 1)/N · Φ) trong mô hình này, còn all-reduce là hai lượt. Giai đoạn 3 "
             "gom tham số hai lần (forward và backward). Một GPU thì gửi 0; mọi giai đoạn ngoài các số nguyên "
             "0-3 phải ném ValueError.",
+        ),
+    ],
+    "offload_memory_per_gpu": [
+        (
+            "The README's table 'Offload tiers' gives the bytes per parameter of each model state and where "
+            "each setup keeps it; zero_cost.py's docstring gives the notation. Check: with ZeRO-Infinity the "
+            "three tiers of all N ranks add up to 20 bytes per parameter (K = 12).",
+            "Bảng «Offload tiers» trong README cho số byte mỗi tham số của từng trạng thái mô hình và nơi "
+            "mỗi cấu hình giữ nó; docstring của zero_cost.py cho ký hiệu. Kiểm tra: với ZeRO-Infinity, ba "
+            "tầng của cả N rank cộng lại là 20 byte mỗi tham số (K = 12).",
+        ),
+        (
+            "Write the three model states in bytes first: fp16 parameters 2Φ, fp16 gradients 2Φ, optimizer "
+            "states (K + 4)Φ. ZeRO-Offload: GPU = 2Φ + 2Φ/N, CPU = (K + 4)Φ/N. ZeRO-Infinity: all of it "
+            "divided by N, on the one tier named. Return GB (divide by 1e9) in a dict with the keys 'gpu', "
+            "'cpu', 'nvme', and raise ValueError for an unknown offload.",
+            "Viết ba trạng thái mô hình theo byte trước: tham số fp16 2Φ, gradient fp16 2Φ, trạng thái "
+            "optimizer (K + 4)Φ. ZeRO-Offload: GPU = 2Φ + 2Φ/N, CPU = (K + 4)Φ/N. ZeRO-Infinity: tất cả chia "
+            "cho N, trên đúng tầng được nêu. Trả về GB (chia cho 1e9) trong một dict có các khóa 'gpu', "
+            "'cpu', 'nvme', và raise ValueError với offload không biết.",
         ),
     ],
 }
@@ -266,6 +312,28 @@ RECAPS: dict[str, tuple[str, str]] = {
         "Lỗi thường gặp: master dùng chung bộ nhớ với mô hình, sao chép mà không nêu host, gán tensor mới "
         "vào mô hình thay vì chép vào tensor sẵn có.",
     ),
+    "infinity": (
+        "ZeRO-Infinity keeps the fp32 master weights and optimizer state of each rank's shard on NVMe and "
+        "pages them through host memory one partition at a time while the optimizer steps.\n"
+        "The data parallelism is ZeRO's: gradients are reduce-scattered and averaged, the shard is stepped, "
+        "the updated shards are all-gathered into the parameters.\n"
+        "Paging: every file read once and written back once per step; prefetch: partition k+1 is read "
+        "(read_async) while partition k is stepped.\n"
+        "Memory: two partitions at most, nothing kept between steps; crash safety: write to a temporary "
+        "name, then rename.\n"
+        "Usual mistakes: reading the next partition only after writing the current one, waiting for it at "
+        "once, keeping references to a written partition, writing a file in place.",
+        "ZeRO-Infinity giữ trọng số chính (master) fp32 và trạng thái optimizer của shard mỗi rank trên "
+        "NVMe, và đưa chúng qua bộ nhớ host từng phân vùng một trong lúc optimizer step.\n"
+        "Song song dữ liệu là của ZeRO: gradient được reduce-scatter và lấy trung bình, shard được step, "
+        "các shard đã cập nhật được all-gather vào các tham số.\n"
+        "Phân trang: mỗi file được đọc một lần và ghi lại một lần mỗi bước; đọc trước (prefetch): phân vùng "
+        "k+1 được đọc (read_async) trong lúc phân vùng k được step.\n"
+        "Bộ nhớ: nhiều nhất hai phân vùng, không giữ gì giữa các bước; an toàn khi sự cố: ghi vào một tên "
+        "tạm rồi đổi tên.\n"
+        "Lỗi thường gặp: chỉ đọc phân vùng kế tiếp sau khi đã ghi phân vùng hiện tại, chờ nó ngay lập tức, "
+        "giữ tham chiếu tới một phân vùng đã ghi, ghi đè file tại chỗ.",
+    ),
     "zero_memory_per_gpu": (
         "Model-state memory per GPU, in GB of 1e9 bytes, for Φ parameters trained with mixed-precision Adam "
         "on N GPUs.\n"
@@ -306,5 +374,25 @@ RECAPS: dict[str, tuple[str, str]] = {
         "Giai đoạn 1 và 2 tiết kiệm bộ nhớ mà không tốn thêm lưu lượng; giai đoạn 3 trả thêm 50% lưu lượng "
         "để chỉ giữ 1/N tham số.\n"
         "Bộ chấm: công thức, 0 khi chỉ có một GPU, ValueError cho -1, 4 và 1.5.",
+    ),
+    "offload_memory_per_gpu": (
+        "Offloading moves model states off the GPU; the ZeRO-Infinity paper counts them per parameter: 2 "
+        "bytes of fp16 parameters, 2 of fp16 gradients, K + 4 of fp32 optimizer states (20 with K = 12).\n"
+        "ZeRO-Offload (ZeRO-2, optimizer on the CPU): the GPU keeps every fp16 parameter and a 1/N partition "
+        "of the gradients, the CPU the partition's optimizer states.\n"
+        "ZeRO-Infinity (ZeRO-3): every state partitioned, the rank's partitions all on the CPU or all on "
+        "NVMe; the GPU keeps only working memory, which is not counted.\n"
+        "The answer is GB (1e9 bytes) per rank on each tier: a dict with 'gpu', 'cpu', 'nvme'.\n"
+        "Usual mistakes: forgetting the fp32 gradient (K instead of K + 4), partitioning the fp16 parameters "
+        "in ZeRO-Offload, leaving ZeRO-Infinity's parameters on the GPU.",
+        "Offload chuyển trạng thái mô hình ra khỏi GPU; bài báo ZeRO-Infinity đếm chúng theo từng tham số: "
+        "2 byte tham số fp16, 2 byte gradient fp16, K + 4 byte trạng thái optimizer fp32 (20 với K = 12).\n"
+        "ZeRO-Offload (ZeRO-2, optimizer trên CPU): GPU giữ mọi tham số fp16 và 1/N gradient, CPU giữ trạng "
+        "thái optimizer của phần đó.\n"
+        "ZeRO-Infinity (ZeRO-3): mọi trạng thái đều được chia phần, các phần của rank nằm hết trên CPU hoặc "
+        "hết trên NVMe; GPU chỉ giữ bộ nhớ làm việc, phần này không được tính.\n"
+        "Đáp án là số GB (1e9 byte) mỗi rank ở từng tầng: một dict có 'gpu', 'cpu', 'nvme'.\n"
+        "Lỗi thường gặp: quên gradient fp32 (K thay vì K + 4), chia phần tham số fp16 trong ZeRO-Offload, để "
+        "tham số của ZeRO-Infinity lại trên GPU.",
     ),
 }

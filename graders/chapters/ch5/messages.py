@@ -4,6 +4,7 @@ of :mod:`.checks` here, those of the memory promises and the traffic patterns in
 
 from __future__ import annotations
 
+from graders.chapters.ch5.infinity_messages import INFINITY_MESSAGES
 from graders.chapters.ch5.memory_messages import MEMORY_MESSAGES
 from graders.chapters.ch5.traffic_messages import TRAFFIC_MESSAGES
 
@@ -157,6 +158,27 @@ MESSAGES: dict[str, dict[str, str]] = {
         "vi": "stage {stage} không tồn tại: cần ValueError, nhận được {got!r}.",
     },
     "ch5:cost:memory": {"en": "GB per GPU", "vi": "số GB mỗi GPU"},
+    "ch5:tiers:what": {"en": "memory per tier", "vi": "bộ nhớ mỗi tầng"},
+    "ch5:tiers:tier": {
+        "en": "GB of model states per rank on the {tier} tier",
+        "vi": "số GB trạng thái mô hình mỗi rank ở tầng {tier}",
+    },
+    "ch5:tiers:shape": {
+        "en": "expected a dict with the keys 'gpu', 'cpu' and 'nvme' (GB on each tier), got {got!r}.",
+        "vi": "cần một dict có các khóa 'gpu', 'cpu' và 'nvme' (số GB ở mỗi tầng), nhận được {got!r}.",
+    },
+    "ch5:tiers:no such offload": {
+        "en": "offload {offload!r} does not exist: expected ValueError, got {got!r}.",
+        "vi": "offload {offload!r} không tồn tại: cần ValueError, nhận được {got!r}.",
+    },
+    "ch5:tiers:hint": {
+        "en": "per parameter: 2 bytes of fp16 parameters, 2 of fp16 gradients, K + 4 of fp32 optimizer "
+        "states; ZeRO-Offload keeps the fp16 parameters and a 1/N partition of the gradients on the GPU, "
+        "ZeRO-Infinity puts every partition on one tier (see the README's table).",
+        "vi": "mỗi tham số: 2 byte tham số fp16, 2 byte gradient fp16, K + 4 byte trạng thái optimizer fp32; "
+        "ZeRO-Offload giữ tham số fp16 và 1/N gradient trên GPU, ZeRO-Infinity đặt mọi phần (partition) "
+        "lên một tầng (xem bảng trong README).",
+    },
     "ch5:cost:memory unit": {"en": "GB per GPU (1 GB = 1e9 bytes)", "vi": "số GB mỗi GPU (1 GB = 1e9 byte)"},
     "ch5:cost:comm": {"en": "elements sent per GPU", "vi": "số phần tử mỗi GPU gửi"},
     "ch5:cost:comm unit": {
@@ -171,4 +193,5 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     **MEMORY_MESSAGES,
     **TRAFFIC_MESSAGES,
+    **INFINITY_MESSAGES,
 }

@@ -365,3 +365,15 @@ def comm_volume(case: CostCase) -> float:
     if case.world == 1:
         return 0.0
     return (3.0 if case.stage == 3 else 2.0) * case.n_params
+
+
+def offload_tiers(case) -> dict[str, float]:
+    """GB per rank on each tier, as the ZeRO-Infinity paper counts model states: 2 + 2 bytes of
+    fp16 parameters and gradients and K + 4 of fp32 optimizer states per parameter."""
+    phi, n, k = case.n_params, case.world, case.k
+    fp16, optimizer = 2 * phi, (k + 4) * phi
+    if case.offload == "offload":
+        tiers = {"gpu": fp16 + fp16 / n, "cpu": optimizer / n, "nvme": 0.0}
+    else:
+        tiers = {"gpu": 0.0, "cpu": 0.0, "nvme": 0.0} | {case.offload: (2 * fp16 + optimizer) / n}
+    return {tier: size / 1e9 for tier, size in tiers.items()}

@@ -25,10 +25,12 @@ from graders.world.task import task
 from graders.world.values import plain
 
 
-def _train(ctx, case, wrapper, *, measured: MeasuredTraining | None = None, batches=None, **loop):
+def _train(
+    ctx, case, wrapper, *, measured: MeasuredTraining | None = None, batches=None, on_mark=None, **loop
+):
     """``case.steps`` steps of ``wrapper`` on this group rank's share of the global batches;
     with ``measured``, its marks cut the live ledger's phases and the kit's callbacks run
-    outside it."""
+    outside it; ``on_mark(label)`` is told every mark too."""
     with measured.ledger.paused() if measured else contextlib.nullcontext():
         batches = batches or _batches(case)
     shard = ctx.group_rank(case.group)
@@ -36,7 +38,17 @@ def _train(ctx, case, wrapper, *, measured: MeasuredTraining | None = None, batc
     if measured is not None:
         mark = measured.mark
         loop = {k: measured.kit(f) if k in _KIT_CALLBACKS else f for k, f in loop.items()}
+    if on_mark is not None:
+        mark = _also(mark, on_mark)
     return data_parallel_steps(wrapper, batches, shard=shard, n=case.n, mark=mark, **loop)
+
+
+def _also(mark, on_mark):
+    def both(label: str) -> None:
+        mark(label)
+        on_mark(label)
+
+    return both
 
 
 def _batches(case):
@@ -53,29 +65,36 @@ def _measured(ctx, case, model) -> MeasuredTraining:
     return MeasuredTraining(ctx, model, plain_model=build_model(case.seed), batch=batch)
 
 
-def _train_with_optimizer(ctx, case, construct, *, measure: bool = False):
+def _train_with_optimizer(ctx, case, construct, *, measure: bool = False, on_mark=None, optimizer_cls=None):
     """Train with ``construct(student, model, optimizer_cls, group)``, a student optimizer;
-    ``measure`` also keeps the live ledger of everything the rank holds."""
+    ``measure`` also keeps the live ledger of everything the rank holds; ``on_mark`` is told
+    every mark. The inner optimizer class handed over is ``optimizer_cls`` when given, else a
+    recording one (whose log keeps every inner optimizer alive)."""
     group = ctx.group(case.group)
     if not ctx.in_group(case.group):
         return None
     model = build_model(case.seed)
-    optimizer_cls, log = probes.recording(case.optimizer.optimizer_cls)
+    logged = optimizer_cls is None
+    if logged:
+        optimizer_cls, log = probes.recording(case.optimizer.optimizer_cls)
     measured = _measured(ctx, case, model) if measure else None
     report_gradients_ready(model, ctx.gradient_ready)  # before the student's hooks: see comm.overlap
     with measured or contextlib.nullcontext(), ctx.student_code() as student:
         optimizer = construct(student, model, optimizer_cls, group)
         (measured or ctx).mark("constructed")
+        if on_mark is not None:
+            on_mark("constructed")
         history = _train(
             ctx,
             case,
             model,
             measured=measured,
+            on_mark=on_mark,
             snapshot=lambda: named_parameters(model),
             optimizer=optimizer,
             zero_grad=optimizer.zero_grad,
         )
-    value = {"history": history, "memory": log.summary()}
+    value = {"history": history, "memory": log.summary() if logged else None}
     if measured is not None:
         value["live"] = measured.summary()
     return value
@@ -291,3 +310,8 @@ def zero_memory_per_gpu(ctx, case):
 @task("ch5.zero_comm_volume")
 def zero_comm_volume(ctx, case):
     return _ask(ctx, "zero_comm_volume", case.stage, case.n_params, case.world)
+
+
+@task("ch5.offload_memory_per_gpu")
+def offload_memory_per_gpu(ctx, case):
+    return _ask(ctx, "offload_memory_per_gpu", case.offload, case.n_params, case.world, k=case.k)
