@@ -156,7 +156,7 @@ CHAPTERS: dict[str, Chapter] = {
                         "infinity",
                         (
                             "infinity",
-                            {"result": 2, "paging": 1, "prefetch": 1, "memory": 1, "crash": 1},
+                            {"result": 2, "paging": 1, "prefetch": 1, "memory": 1, "crash": 1, "zero3": 1},
                             "ZeRO-Infinity: optimizer state paged from NVMe",
                             "InfinityOptimizer",
                         ),

@@ -187,6 +187,7 @@ PARTS_VI = {
     "paging": "phân trang",
     "prefetch": "đọc trước",
     "crash": "sự cố",
+    "zero3": "zero3",
     "no_sync": "no_sync",
     "torch": "so với torch",
     "crosscheck": "đối chiếu torch",

@@ -56,10 +56,22 @@ class InfinityOptimizer:
       with a fresh ``optimizer_cls([master], **hparams)`` whose state is the one read from the
       drive; all-gather the updated shards into the parameters, in place.
     * ``zero_grad()``: set the parameters' gradients to None.
+    * ``sharded=True`` composes it with ZeRO-3: ``params`` are this rank's shards (what a
+      ``Zero3Module``'s ``parameters()`` yields), whose gradients backward has already
+      reduce-scattered and averaged. The shard is then their flat concatenation, unpadded;
+      ``step()`` pages it through the drive as above and copies the updated values into the
+      shards in place, with no collective of its own (the module gathers the parameters).
     """
 
     def __init__(
-        self, params, optimizer_cls, swap, group=None, partition_numel: int = 4096, **hparams
+        self,
+        params,
+        optimizer_cls,
+        swap,
+        group=None,
+        partition_numel: int = 4096,
+        sharded: bool = False,
+        **hparams,
     ) -> None:
         raise NotImplementedError("[dtlab TODO] ch5/infinity.py: implement InfinityOptimizer.__init__")
 

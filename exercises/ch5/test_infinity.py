@@ -3,8 +3,9 @@
 Three steps of the tiny LM on 1-4 real gloo ranks, the shard's masters and optimizer state on a
 drive the kit hands over (a fresh folder per rank, cut into 3-5 partitions): the parameters
 after every step against single-device training; what each step read and wrote; that the next
-partition was read while the current one was stepped; what was alive in memory; and what a
-write cut off half-way leaves on the drive.
+partition was read while the current one was stepped; what was alive in memory; what a write
+cut off half-way leaves on the drive; and, with ``sharded=True``, ZeRO-3's shards stepped with no
+collective of the optimizer's own.
 """
 
 from hypothesis import example, given
@@ -63,3 +64,11 @@ def test_infinity_holds_two_partitions_at_most(harness, impl, case):
 @STRUCTURE
 def test_infinity_survives_a_torn_write(harness, impl, case):
     infinity_checks.assert_crash_safe(harness.run(infinity_tasks.infinity_crash, impl, case)[0], case)
+
+
+@exercise("ch5.infinity", part="zero3")
+@given(case=cases.infinity_cases())
+@STRUCTURE
+@example(case=cases.edge(3, (0, 2), optimizer=cases.ADAMW, partitions=3))
+def test_infinity_steps_the_shards_of_zero3(harness, impl, case):
+    infinity_checks.assert_composes_with_zero3(harness.run(infinity_tasks.infinity_zero3, impl, case), case)

@@ -78,16 +78,29 @@ class InfinityOptimizer:
       with a fresh ``optimizer_cls([master], **hparams)`` whose state is the one read from the
       drive; all-gather the updated shards into the parameters, in place.
     * ``zero_grad()``: set the parameters' gradients to None.
+    * ``sharded=True`` composes it with ZeRO-3: ``params`` are this rank's shards (what a
+      ``Zero3Module``'s ``parameters()`` yields), whose gradients backward has already
+      reduce-scattered and averaged. The shard is then their flat concatenation, unpadded;
+      ``step()`` pages it through the drive as above and copies the updated values into the
+      shards in place, with no collective of its own (the module gathers the parameters).
     """
 
     def __init__(
-        self, params, optimizer_cls, swap, group=None, partition_numel: int = 4096, **hparams
+        self,
+        params,
+        optimizer_cls,
+        swap,
+        group=None,
+        partition_numel: int = 4096,
+        sharded: bool = False,
+        **hparams,
     ) -> None:
         ### BEGIN SOLUTION
         self.params = _trainable(params)
         self.optimizer_cls, self.hparams = optimizer_cls, hparams
-        self.swap, self.group = swap, group
-        self.world, self.rank = dist.get_world_size(group), dist.get_rank(group)
+        self.swap, self.group, self.sharded = swap, group, sharded
+        # ZeRO-3's shards are this rank's already: one "rank" owning all of them
+        self.world, self.rank = (1, 0) if sharded else (dist.get_world_size(group), dist.get_rank(group))
         total = sum(p.numel() for p in self.params)
         self.shard_numel = math.ceil(total / self.world)
         self.bounds = [
@@ -108,7 +121,7 @@ class InfinityOptimizer:
 
     def step(self) -> None:
         ### BEGIN SOLUTION
-        grad = self._averaged_gradient_shard()
+        grad = self._gradient_shard()
         updated = torch.empty(self.shard_numel, dtype=self.params[0].dtype)
         on_drive = dict(self.state_layout)  # what the drive holds: no state before the first step
         pending = self._read(0, on_drive)
@@ -120,6 +133,9 @@ class InfinityOptimizer:
             self._write(k, {"master": master, **state})
             updated[start:end].copy_(master)
             del tensors, master, state  # partition k leaves memory before k+2 is read
+        if self.sharded:
+            self._scatter_back(updated)
+            return
         gathered = torch.empty(self.shard_numel * self.world, dtype=updated.dtype)
         dist.all_gather_single(gathered, updated, group=self.group)
         self._scatter_back(gathered)
@@ -139,8 +155,11 @@ class InfinityOptimizer:
     def _my_chunk(self, flat: torch.Tensor) -> torch.Tensor:
         return flat[self.rank * self.shard_numel : (self.rank + 1) * self.shard_numel]
 
-    def _averaged_gradient_shard(self) -> torch.Tensor:
+    def _gradient_shard(self) -> torch.Tensor:
+        """This rank's chunk of the averaged gradients (ZeRO-3's shards: their own, reduced already)."""
         flat = self._flat([p.grad for p in self.params], torch.float32)
+        if self.sharded:
+            return flat
         shard = torch.empty(self.shard_numel, dtype=torch.float32)
         dist.reduce_scatter_single(shard, flat, group=self.group)
         return shard.div_(self.world)

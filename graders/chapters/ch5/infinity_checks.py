@@ -13,7 +13,7 @@ import re
 
 from graders.chapters.ch5 import reference
 from graders.chapters.ch5.cases import TRAINED_ELEMENTS, TrainCase
-from graders.chapters.ch5.checks import value_of
+from graders.chapters.ch5.checks import assert_trained_like_one_device, value_of
 from graders.checks import fail
 from graders.messages import say
 from graders.training.memory_promises import LivePromise, assert_live_promises
@@ -242,3 +242,17 @@ def assert_crash_safe(reply: dict, case: TrainCase) -> None:
             case,
             say("ch5:infinity:crash:hint"),
         )
+
+
+# -- ZeRO-3: the optimizer steps the module's shards, with no collective of its own ------------
+
+
+def assert_composes_with_zero3(run, case: TrainCase) -> None:
+    hint = say("ch5:infinity:zero3:hint")
+    found = run.traces.collectives()
+    if found:
+        rank, event = found[0]
+        fail(say("ch5:infinity:zero3:collective", rank=rank, op=event.op), case, hint)
+    for rank in case.ranks:
+        _drive(run, rank, case)  # untampered
+    assert_trained_like_one_device(run, case, hint)

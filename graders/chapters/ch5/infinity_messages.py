@@ -130,6 +130,21 @@ INFINITY_MESSAGES: dict[str, dict[str, str]] = {
         "đọc k+2), không giữ bản sao nào của trạng thái trong bộ nhớ, và giữa các bước chỉ giữ nhiều nhất "
         "bộ đệm của hai phân vùng.",
     },
+    # -- ZeRO-3 ------------------------------------------------------------------------------
+    "ch5:infinity:zero3:collective": {
+        "en": "rank {rank} called {op} with sharded=True: ZeRO-3's module reduces the gradients and gathers "
+        "the parameters, the optimizer only steps its shards.",
+        "vi": "rank {rank} đã gọi {op} với sharded=True: module ZeRO-3 reduce gradient và gom tham số, "
+        "optimizer chỉ step các shard của nó.",
+    },
+    "ch5:infinity:zero3:hint": {
+        "en": "with sharded=True the parameters are this rank's shards and their gradients are reduced and "
+        "averaged already: flatten them as they are (no padding), page them through the drive, and copy "
+        "the updated values back into the shards in place.",
+        "vi": "với sharded=True, các tham số là shard của rank này và gradient của chúng đã được reduce và "
+        "lấy trung bình: hãy làm phẳng chúng như vốn có (không đệm), đưa chúng qua ổ đĩa, và chép giá trị "
+        "đã cập nhật trở lại các shard tại chỗ.",
+    },
     # -- crash -------------------------------------------------------------------------------
     "ch5:infinity:torn": {
         "en": "a write cut off half-way through the step ({raised}) left {names} shorter than the previous "

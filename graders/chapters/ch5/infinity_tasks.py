@@ -10,8 +10,13 @@ the crash left them.
 
 from __future__ import annotations
 
-from graders.chapters.ch5.tasks import _train_with_optimizer
-from graders.training.models import build_model, lm_loss, make_batches
+import torch
+from torch import nn
+
+from graders.chapters.ch5.tasks import _batches, _train_with_optimizer
+from graders.comm.recorder import REAL
+from graders.training import trainable
+from graders.training.models import build_model, lm_loss, make_batches, named_parameters
 from graders.training.swap_files import SimulatedPowerLoss, SwapFiles
 from graders.world.task import task
 
@@ -106,6 +111,73 @@ def infinity_crash(ctx, case):
             "writes": writes,
             "tampered": swap.tampered(),
         }
+
+
+@task("ch5.infinity")
+def infinity_zero3(ctx, case):
+    """ZeRO-3 played by the kit around the student's ``InfinityOptimizer(..., sharded=True)``: each
+    trained parameter's chunk of N is this rank's shard (a parameter of its own); after backward
+    the kit reduce-scatters and averages every gradient into its shard's ``.grad``, the student
+    steps the shards, and the kit all-gathers them into the model."""
+    group = ctx.group(case.group)
+    if not ctx.in_group(case.group):
+        return None
+    model, n, me = build_model(case.seed), case.n, ctx.group_rank(case.group)
+    params = trainable(model)
+    chunks = [-(-p.numel() // n) for p in params]
+    shards = [
+        nn.Parameter(_padded(p.detach(), c * n)[me * c : (me + 1) * c].clone())
+        for p, c in zip(params, chunks)
+    ]
+    history = []
+    with ctx.scratch_dir() as folder:
+        swap = SwapFiles(folder)
+        try:
+            with ctx.student_code() as student:
+                optimizer = student.InfinityOptimizer(
+                    shards,
+                    swap.observed(case.optimizer.optimizer_cls),
+                    swap.drive(),
+                    group=group,
+                    partition_numel=case.partition_numel,
+                    sharded=True,
+                    **case.optimizer.hparams,
+                )
+                for batch in _batches(case):
+                    optimizer.zero_grad()
+                    model.zero_grad(set_to_none=True)
+                    local = batch.shard(me, n)
+                    lm_loss(model, local.tokens, local.targets).backward()
+                    _reduce_into_shards(params, shards, chunks, group, n, me)
+                    optimizer.step()
+                    _gather_into_model(params, shards, chunks, group, n)
+                    history.append(named_parameters(model))
+        finally:
+            swap.close()
+    return {"history": history, "drive": _drive_report(swap, [])}
+
+
+def _padded(tensor: torch.Tensor, numel: int) -> torch.Tensor:
+    flat = torch.zeros(numel, dtype=tensor.dtype)
+    flat[: tensor.numel()] = tensor.reshape(-1)
+    return flat
+
+
+def _reduce_into_shards(params, shards, chunks, group, n: int, me: int) -> None:
+    with torch.no_grad():
+        for p, shard, chunk in zip(params, shards, chunks, strict=True):
+            full = _padded(p.grad if p.grad is not None else torch.zeros_like(p), chunk * n)
+            out = torch.empty(chunk, dtype=full.dtype)
+            REAL["reduce_scatter_tensor"](out, full, group=group)
+            shard.grad = out.div_(n)
+
+
+def _gather_into_model(params, shards, chunks, group, n: int) -> None:
+    with torch.no_grad():
+        for p, shard, chunk in zip(params, shards, chunks, strict=True):
+            full = torch.empty(chunk * n, dtype=shard.dtype)
+            REAL["all_gather_into_tensor"](full, shard.detach().contiguous(), group=group)
+            p.copy_(full[: p.numel()].view_as(p))
 
 
 def _one_step(model, optimizer, batch) -> None:

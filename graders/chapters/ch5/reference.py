@@ -369,11 +369,21 @@ def comm_volume(case: CostCase) -> float:
 
 def offload_tiers(case) -> dict[str, float]:
     """GB per rank on each tier, as the ZeRO-Infinity paper counts model states: 2 + 2 bytes of
-    fp16 parameters and gradients and K + 4 of fp32 optimizer states per parameter."""
-    phi, n, k = case.n_params, case.world, case.k
-    fp16, optimizer = 2 * phi, (k + 4) * phi
-    if case.offload == "offload":
-        tiers = {"gpu": fp16 + fp16 / n, "cpu": optimizer / n, "nvme": 0.0}
-    else:
-        tiers = {"gpu": 0.0, "cpu": 0.0, "nvme": 0.0} | {case.offload: (2 * fp16 + optimizer) / n}
-    return {tier: size / 1e9 for tier, size in tiers.items()}
+    fp16 parameters and gradients and K + 4 of fp32 optimizer states per parameter, each kind on
+    one tier, whole or split N ways."""
+    n = case.world
+    bytes_per_parameter = {"fp16 parameters": 2, "fp16 gradients": 2, "optimizer states": case.k + 4}
+    placement = {  # kind -> (tier, how many ranks share it)
+        "offload": {
+            "fp16 parameters": ("gpu", 1),
+            "fp16 gradients": ("gpu", n),
+            "optimizer states": ("cpu", n),
+        },
+        "cpu": dict.fromkeys(bytes_per_parameter, ("cpu", n)),
+        "nvme": dict.fromkeys(bytes_per_parameter, ("nvme", n)),
+    }[case.offload]
+    gigabytes = {"gpu": 0.0, "cpu": 0.0, "nvme": 0.0}
+    for kind, size in bytes_per_parameter.items():
+        tier, shared_by = placement[kind]
+        gigabytes[tier] += size * case.n_params / shared_by / 1e9
+    return gigabytes
