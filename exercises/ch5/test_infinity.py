@@ -26,8 +26,8 @@ ADAMW = ("adamw",)
 @given(case=cases.infinity_cases())
 @HALF
 @example(case=cases.edge(1, optimizer=cases.ADAMW, partitions=4))
-@example(case=cases.edge(4, (1, 2, 3), partitions=3))
 @example(case=cases.edge(2, partitions=5))
+@example(case=cases.edge(4, (1, 2, 3), partitions=3))
 def test_infinity(harness, impl, case):
     run = harness.run(infinity_tasks.infinity_train, impl, case)
     checks.assert_trained_like_one_device(
