@@ -95,10 +95,14 @@ def edge(
 TRAINED_ELEMENTS = 178
 
 
+def shard_numel(n: int) -> int:
+    """Elements of one rank's ZeRO shard of the tiny LM on ``n`` ranks (the flat, padded chunk)."""
+    return -(-TRAINED_ELEMENTS // n)
+
+
 def partition_numel(n: int, partitions: int) -> int:
     """Elements per partition that cut one rank's shard into ``partitions`` (the last shorter)."""
-    shard = -(-TRAINED_ELEMENTS // n)
-    return -(-shard // partitions)
+    return -(-shard_numel(n) // partitions)
 
 
 @st.composite

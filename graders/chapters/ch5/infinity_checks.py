@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from graders.chapters.ch5 import reference
-from graders.chapters.ch5.cases import TRAINED_ELEMENTS, TrainCase
+from graders.chapters.ch5.cases import TrainCase, shard_numel
 from graders.chapters.ch5.checks import assert_trained_like_one_device, value_of
 from graders.checks import fail
 from graders.messages import say
@@ -26,7 +26,7 @@ _PART = re.compile(r"part(\d+)\.")
 
 def partition_sizes(case: TrainCase) -> list[int]:
     """Elements of each partition of one rank's shard."""
-    shard = -(-TRAINED_ELEMENTS // case.n)
+    shard = shard_numel(case.n)
     size = case.partition_numel
     return [min(size, shard - start) for start in range(0, shard, size)]
 
