@@ -33,6 +33,12 @@ VARIABLES: dict[str, Variable] = {
         ),
         Variable("DTLAB_DEADLINE", "10", "seconds one task may take in the worker world"),
         Variable(
+            "DTLAB_BACKEND",
+            "auto",
+            "backend of the worker worlds when `--backend` is not given: `auto` (NCCL where every rank "
+            "has a GPU of its own, else gloo), `gloo`, `nccl` (a test needing more GPUs is skipped)",
+        ),
+        Variable(
             "DTLAB_SANDBOX",
             "",
             "`off`: batch grading without namespaces and cgroup; `unsafe`: without any optional layer "
@@ -102,6 +108,15 @@ def profile() -> str:
 
 def deadline() -> float:
     return float(get("DTLAB_DEADLINE"))
+
+
+def backend() -> str:
+    return get("DTLAB_BACKEND")
+
+
+def choose_backend(name: str) -> None:
+    """``--backend`` of a ``dtlab`` command: for this process and the pytest runs it starts."""
+    os.environ["DTLAB_BACKEND"] = name
 
 
 def sandbox_mode() -> str:

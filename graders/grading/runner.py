@@ -77,6 +77,7 @@ def pytest_argv(workdir: Path, settings: Settings) -> list[str]:
     if settings.diagnose:
         argv.append("--dtlab-diagnose")
     argv.append(f"--lang={settings.lang}")
+    argv.append("--backend=gloo")  # a class is graded alike on any machine (the sandbox shows no GPU)
     return argv
 
 

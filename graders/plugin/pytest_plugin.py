@@ -21,9 +21,10 @@ import pytest
 
 from graders import config as dtlab_config
 from graders.errors import BannedCall, FailureKind, GradingFailure, Halt, NotStarted, StudentError
-from graders.i18n import LANGS, t
+from graders.i18n import t
 from graders.impl import Impl, ImplNotFound
 from graders.plugin.marker import MARKER
+from graders.plugin.options import check_backend, no_world_here
 from graders.plugin.results import FAILED, NOT_RUN, NOT_STARTED, PASSED, Gradebook
 
 #: hidden graders are files named ``test_hidden_*.py`` (``hidden/chN/``, and ``dtlab grade``'s suite)
@@ -38,51 +39,9 @@ _BATTERY = pytest.StashKey[dict]()  # chapter -> the diagnostic battery's tests 
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    # pytest's own declaration (same default), so that a run with -p no:cacheprovider, as batch
-    # grading's, does not warn about the kit's cache_dir setting.
-    parser.addini("cache_dir", default=".pytest_cache", help="Cache directory path")
-    group = parser.getgroup("dtlab", "dtlab grading")
-    group.addoption(
-        "--impl",
-        default=None,
-        help="what to grade: exercises (the stubs), solutions, or a submission folder "
-        "(default: $DTLAB_IMPL, else exercises)",
-    )
-    group.addoption(
-        "--lang",
-        default=None,
-        choices=LANGS,
-        help="language of the summary and feedback words (default: $DTLAB_LANG, else en)",
-    )
-    group.addoption("--dtlab-report", default=None, metavar="FILE", help="write the gradebook as JSON")
-    group.addoption(
-        "--png",
-        dest="dtlab_png",
-        default=None,
-        metavar="DIR",
-        help="write the pictures of failed tests (communication trace, memory bars, pipeline "
-        "timeline) as PNG files into DIR (needs matplotlib: pip install -e '.[reports]')",
-    )
-    group.addoption(
-        "--dtlab-exercise",
-        action="append",
-        default=None,
-        metavar="EXERCISE",
-        help="grade only this exercise's tests (ch2.ring_all_reduce; may be repeated)",
-    )
-    group.addoption(
-        "--dtlab-diagnose",
-        action="store_true",
-        help="after grading, run the diagnostic battery of every exercise that failed and keep "
-        "what the code did in the gradebook (dtlab grade names misconceptions from it)",
-    )
-    group.addoption(
-        "--dtlab-deadline",
-        type=float,
-        default=None,
-        metavar="SECONDS",
-        help="deadline of one task in the worker world (default: $DTLAB_DEADLINE, else 10 s)",
-    )
+    from graders.plugin.options import add_options
+
+    add_options(parser)
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -110,6 +69,7 @@ def pytest_configure(config: pytest.Config) -> None:
         impl = Impl.resolve(impl_option(config))
     except ImplNotFound as exc:
         raise pytest.UsageError(str(exc)) from None
+    check_backend(config)
     config.stash[_GRADEBOOK] = Gradebook(impl=impl.label)
 
 
@@ -185,7 +145,11 @@ def _pool(config: pytest.Config):
         from graders.world.pool import WorldPool
 
         _activate(config)
-        pool = WorldPool(deadline=config.getoption("dtlab_deadline"), fork_server=config.stash[_FORK_SERVER])
+        pool = WorldPool(
+            deadline=config.getoption("dtlab_deadline"),
+            fork_server=config.stash[_FORK_SERVER],
+            backend=config.getoption("dtlab_backend"),
+        )
         pool.warm_up()
         config.stash[_POOL] = pool
     return pool
@@ -215,8 +179,11 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         chosen = [m is not None and m.args[0] in only for m in marks]
         config.hook.pytest_deselected(items=[item for item, keep in zip(items, chosen) if not keep])
         items[:] = [item for item, keep in zip(items, chosen) if keep]
+    no_world = no_world_here(config)
     for item in items:
         marker = item.get_closest_marker(MARKER)
+        if marker is not None and no_world:
+            item.add_marker(pytest.mark.skip(reason=no_world))
         if marker is not None and hasattr(item, "obj"):
             exercise_id, part = marker.args
             profiles.pin_seed(item.obj, f"{exercise_id}:{part}:{getattr(item, 'originalname', item.name)}")

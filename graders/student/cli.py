@@ -10,9 +10,18 @@ from graders import config
 from graders.i18n import LANGS
 from graders.impl import Impl, ImplNotFound
 from graders.student.state import DEFAULT_PATH
+from graders.world.backend import BACKENDS
+
+
+def _choose_backend(args: argparse.Namespace) -> None:
+    """``--backend`` reaches the pytest runs (and the progress file's fingerprint) as
+    ``DTLAB_BACKEND``."""
+    if getattr(args, "backend", None):
+        config.choose_backend(args.backend)
 
 
 def _impl(args: argparse.Namespace) -> Impl | None:
+    _choose_backend(args)
     try:
         return Impl.resolve(args.impl or config.impl())
     except ImplNotFound as exc:
@@ -69,6 +78,17 @@ def _common(parser: argparse.ArgumentParser) -> None:
         "--impl", default=None, help="what to grade: exercises (default: $DTLAB_IMPL), solutions, or a folder"
     )
     parser.add_argument("--state", default=str(DEFAULT_PATH), help="the progress file (default: %(default)s)")
+    _backend_option(parser)
+
+
+def _backend_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--backend",
+        default=None,
+        choices=BACKENDS,
+        help="worker worlds on auto (NCCL where every rank has a GPU), gloo or nccl "
+        "(default: $DTLAB_BACKEND, else auto)",
+    )
 
 
 def add_commands(sub) -> None:
@@ -113,4 +133,5 @@ def add_commands(sub) -> None:
     watch.add_argument(
         "--profile", default=None, help="hypothesis profile (default: $DTLAB_PROFILE, else student)"
     )
+    _backend_option(watch)
     watch.set_defaults(func=_watch)

@@ -60,7 +60,9 @@ def _update(h, label: str, root: Path, paths: list[Path]) -> None:
 
 def chapter_key(impl: Impl, chapter: str, kit_root: Path = KIT_ROOT) -> str:
     """Changes whenever anything that decides ``chapter``'s grade for ``impl`` changes."""
-    h = hashlib.sha256(f"dtlab {__version__}; {PROFILE}; deadline {config.deadline()}\0".encode())
+    h = hashlib.sha256(
+        f"dtlab {__version__}; {PROFILE}; deadline {config.deadline()}; backend {config.backend()}\0".encode()
+    )
     _update(h, "kit", kit_root, kit_files(chapter, kit_root))
     _update(h, "student", impl.root, student_files(impl, chapter))
     return h.hexdigest()[:24]

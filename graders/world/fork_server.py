@@ -80,7 +80,13 @@ def _become_rank(rank: int, conn_fd: int, request: dict) -> None:
     os.chdir(request["dir"])
     die_with_parent()
     args = WorkerArgs(
-        rank, request["size"], request["store_port"], conn_fd, request["dir"], request["pg_timeout"]
+        rank,
+        request["size"],
+        request["store_port"],
+        conn_fd,
+        request["dir"],
+        request["pg_timeout"],
+        request["placement"],
     )
     Worker(args).serve()
     os._exit(0)
@@ -238,8 +244,9 @@ class ForkServer:
         await_ready(self.sock, timeout, log, "the worker fork server failed to start", WorldStartError)
         self.ready = True
 
-    def spawn(self, size: int, world_dir: str, store_port: int, pg_timeout: float):
-        """Fork a world; returns ``[(pid, pgid, Connection)]`` in rank order."""
+    def spawn(self, size: int, world_dir: str, store_port: int, pg_timeout: float, placement):
+        """Fork a world on ``placement`` (:class:`graders.world.backend.Placement`); returns
+        ``[(pid, pgid, Connection)]`` in rank order."""
         self.wait_ready()
         send_msg(
             self.sock,
@@ -249,6 +256,7 @@ class ForkServer:
                 "dir": world_dir,
                 "store_port": store_port,
                 "pg_timeout": pg_timeout,
+                "placement": placement,
             },
         )
         ranks = []

@@ -29,6 +29,7 @@ from graders.errors import (
 )
 from graders.messages import Text, each_lang, in_lang, labelled, say
 from graders.world import gloo_errors, reports
+from graders.world.backend import BACKENDS, Placement, gpu_count, place
 from graders.world.case_digest import case_digest
 from graders.world.fork_server import ForkServer
 from graders.world.launched_world import LaunchedWorld
@@ -83,9 +84,14 @@ class WorldPool:
         deadline: float | None = None,
         pg_timeout: float = 30.0,
         fork_server: ForkServer | None = None,
+        backend: str | None = None,
     ):
         self.deadline = config.deadline() if deadline is None else deadline
         self.pg_timeout = pg_timeout
+        self.backend = backend or config.backend()
+        if self.backend not in BACKENDS:  # refused now, not at the first task
+            raise ValueError(f"unknown backend {self.backend!r}: choose one of {', '.join(BACKENDS)}")
+        self._gpus: int | None = None
         self.base_dir = fork_server.base_dir if fork_server else tempfile.mkdtemp(prefix="dtlab-worlds-")
         self.fork_server = fork_server or ForkServer(self.base_dir)
         self.worlds: dict[int, ProcessWorld] = {}
@@ -94,6 +100,13 @@ class WorldPool:
         atexit.register(self.close)
 
     # -- worlds ------------------------------------------------------------------------------
+    def placement(self, size: int) -> Placement:
+        """Backend and devices of a world of ``size`` ranks (``NeedsHardware`` if it cannot be
+        made here)."""
+        if self._gpus is None:
+            self._gpus = gpu_count() if self.backend != "gloo" else 0
+        return place(self.backend, size, self._gpus)
+
     def world(self, size: int) -> ProcessWorld:
         """The live world of ``size`` ranks, started on first use."""
         world = self.worlds.get(size)
@@ -107,7 +120,9 @@ class WorldPool:
         self.fork_server.start()
 
     def _boot(self, size: int) -> ProcessWorld:
-        world = ProcessWorld(size, self.fork_server, self.base_dir, pg_timeout=self.pg_timeout)
+        world = ProcessWorld(
+            size, self.fork_server, self.base_dir, pg_timeout=self.pg_timeout, placement=self.placement(size)
+        )
         world.start()
         self.worlds[size] = world
         return world
@@ -135,6 +150,7 @@ class WorldPool:
         location = impl.location(chapter)
         deadline = (self.deadline if deadline is None else deadline) * spec.deadline_factor
         message = {"task": spec.ref, "case": case, "location": location, "seed": seed}
+        self.placement(case.world_size)  # NeedsHardware before anything starts
         if spec.launcher == "torchrun":
             deadline *= LAUNCH_DEADLINE_FACTOR
             return self._reused(message, deadline, lambda: self._launch(message, spec, deadline, case))

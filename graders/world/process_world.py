@@ -1,4 +1,5 @@
-"""Driver side: one persistent world of N worker processes joined in a gloo process group.
+"""Driver side: one persistent world of N worker processes joined in a process group (gloo, or
+NCCL where each rank has a GPU: :mod:`graders.world.backend`).
 
 A :class:`ProcessWorld` forks its ranks from the :class:`ForkServer` (a fork server that has
 already imported torch) into a process group of their own, hosts their rendezvous store on a
@@ -22,7 +23,10 @@ from multiprocessing.connection import Connection, wait
 from graders.errors import WorldStartError
 from graders.proc import tail_file
 from graders.world import wire
+from graders.world.backend import Placement
 from graders.world.fork_server import ForkServer
+
+CPU = Placement()
 
 
 @dataclass
@@ -38,9 +42,16 @@ class Collected:
 
 class ProcessWorld:
     def __init__(
-        self, size: int, fork_server: ForkServer, base_dir: str, *, pg_timeout: float = 30.0
+        self,
+        size: int,
+        fork_server: ForkServer,
+        base_dir: str,
+        *,
+        pg_timeout: float = 30.0,
+        placement: Placement = CPU,
     ) -> None:
         self.size = size
+        self.placement = placement
         self.fork_server = fork_server
         self.base_dir = base_dir
         self.pg_timeout = pg_timeout
@@ -65,7 +76,9 @@ class ProcessWorld:
             wait_for_workers=False,
             timeout=timedelta(seconds=60),
         )
-        for pid, pgid, conn in self.fork_server.spawn(self.size, self.dir, self.store.port, self.pg_timeout):
+        for pid, pgid, conn in self.fork_server.spawn(
+            self.size, self.dir, self.store.port, self.pg_timeout, self.placement
+        ):
             self.pids.append(pid)
             self.pgid = pgid
             self.conns.append(conn)

@@ -242,3 +242,7 @@ def reset_numerics(seed: int) -> None:
     torch.autograd.set_detect_anomaly(False)
     if torch.get_num_threads() != 1:
         torch.set_num_threads(1)
+    if torch.backends.cuda.is_built():  # graded code may have let TF32 in during the last task
+        from graders.world.backend import exact_float32
+
+        exact_float32()

@@ -11,6 +11,7 @@ only through ``ctx.student_code()``, inside which the recorder traces and guards
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import importlib
 import os
 import shutil
@@ -89,6 +90,27 @@ def task(exercise: str | Exercise, *, reuse: bool = False, deadline_factor: floa
     return decorate
 
 
+def on_device(value, device: torch.device):
+    """``value`` with every tensor in it on ``device`` (see :meth:`TaskContext.to_device`)."""
+    if isinstance(value, torch.Tensor):
+        if value.device == device:
+            return value
+        moved = value.detach().to(device)
+        return moved.requires_grad_(value.requires_grad) if value.is_leaf else moved
+    if isinstance(value, torch.nn.Module):
+        return value.to(device)
+    if isinstance(value, list | tuple) and not hasattr(value, "_fields"):
+        return type(value)(on_device(item, device) for item in value)
+    if isinstance(value, dict):
+        return {key: on_device(item, device) for key, item in value.items()}
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        fields = {
+            f.name: on_device(getattr(value, f.name), device) for f in dataclasses.fields(value) if f.init
+        }
+        return dataclasses.replace(value, **fields) if fields else value
+    return value
+
+
 def spec_of(fn: Callable[..., Any]) -> TaskSpec:
     spec = getattr(fn, "dtlab_task", None)
     if spec is None:
@@ -113,6 +135,14 @@ class TaskContext:
         self.location = location
         self.rank: int = worker.rank
         self.world_size: int = worker.world_size
+        #: where this rank computes: ``cpu`` on gloo, its GPU (``cuda:i``) in an NCCL world
+        self.device = torch.device(worker.device)
+
+    def to_device(self, value):
+        """``value`` on this rank's device (itself on the CPU): tensors (a leaf keeps its
+        ``requires_grad``), modules (moved in place), dataclasses of tensors, and lists, tuples
+        and dicts of those. What a task returns comes back to the CPU by itself (``plain``)."""
+        return on_device(value, self.device)
 
     def group(self, ranks: tuple[int, ...] | None):
         """The process group over ``ranks`` (``None``: the whole world). Call on every rank."""

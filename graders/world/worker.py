@@ -1,4 +1,4 @@
-"""The worker process: one rank of a persistent gloo world.
+"""The worker process: one rank of a persistent world (gloo, or NCCL: :mod:`graders.world.backend`).
 
 Forked by the fork server (:mod:`graders.world.fork_server`) for every rank of a world. It
 joins the process group once, then serves tasks until its connection closes. Messages from the driver
@@ -79,6 +79,7 @@ class WorkerArgs:
     conn_fd: int
     dir: str
     pg_timeout: float
+    placement: object  # graders.world.backend.Placement
 
 
 def _import_chapter_tasks() -> None:
@@ -142,6 +143,8 @@ class TaskServer:
 
     #: the task must leave the world's process group alive (a persistent world's is shared)
     keeps_group = True
+    #: where this rank computes: ``cuda:i`` in an NCCL world (:mod:`graders.world.backend`)
+    device = "cpu"
 
     def __init__(self, rank: int, world_size: int, dir: str) -> None:
         self.rank = rank
@@ -274,13 +277,7 @@ class Worker(TaskServer):
         self._install_recorder()
         store = dist.TCPStore("127.0.0.1", args.store_port, is_master=False, timeout=timedelta(seconds=60))
         self.store = store
-        dist.init_process_group(
-            "gloo",
-            store=store,
-            rank=self.rank,
-            world_size=self.world_size,
-            timeout=timedelta(seconds=args.pg_timeout),
-        )
+        join_process_group(self, store, args.placement, args.pg_timeout)
         self._install_state_guard()
 
     def group(self, ranks: tuple[int, ...] | None):
@@ -306,6 +303,31 @@ class Worker(TaskServer):
             if message.get("op") == "exit":
                 return
             self.conn.send_bytes(encode_reply(self.run_task(message)))
+
+
+def join_process_group(server: TaskServer, store, placement, pg_timeout: float) -> None:
+    """Join the world's default group on ``placement``'s backend; an NCCL rank takes its GPU
+    first, and its collectives wait as long as the kit's deadline needs (the kit reports hangs)."""
+    import torch
+    import torch.distributed as dist
+
+    from graders.world.backend import exact_float32, quiet_nccl_watchdog
+
+    device_id = None
+    if placement.backend == "nccl":
+        quiet_nccl_watchdog()
+        server.device = placement.device(server.rank)
+        device_id = torch.device(server.device)
+        torch.cuda.set_device(device_id)
+        exact_float32()
+    dist.init_process_group(
+        placement.process_group_backend,
+        store=store,
+        rank=server.rank,
+        world_size=server.world_size,
+        timeout=timedelta(seconds=pg_timeout),
+        device_id=device_id,
+    )
 
 
 def encode_reply(reply: dict) -> bytes:

@@ -14,11 +14,11 @@ from graders.world.values import plain
 
 
 def _member_input(ctx, case):
-    """(group, this rank's input clone) or (group, None) for ranks outside the group."""
+    """(group, this rank's input clone on its device) or (group, None) for ranks outside the group."""
     group = ctx.group(case.group)
     if not ctx.in_group(case.group):
         return group, None
-    return group, case.inputs[ctx.group_rank(case.group)].clone()
+    return group, ctx.to_device(case.inputs[ctx.group_rank(case.group)].clone())
 
 
 @task("ch2.ring_shift")
@@ -86,7 +86,7 @@ def all_to_all(ctx, case):
     group = ctx.group(case.group)
     if not ctx.in_group(case.group):
         return None
-    inputs = [t.clone() for t in case.inputs[ctx.group_rank(case.group)]]
+    inputs = ctx.to_device([t.clone() for t in case.inputs[ctx.group_rank(case.group)]])
     with ctx.student_code() as student:
         returned = student.all_to_all(inputs, group=group)
     return {"returned": plain(returned), "inputs_after": inputs}
@@ -164,6 +164,6 @@ def collective_traffic(ctx, case):
     Not a grader: the kit's tests run it on solutions/ch2 (with ``world_size = case.n``) to
     check the traffic recorded in ``reference_traffic.MEASURED``.
     """
-    tensor = torch.randn(case.numel)  # the values do not change the traffic
+    tensor = ctx.to_device(torch.randn(case.numel))  # the values do not change the traffic
     with ctx.student_code("collectives") as collectives:
         _COLLECTIVES[case.collective](collectives, tensor)

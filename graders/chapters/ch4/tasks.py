@@ -60,14 +60,14 @@ def param_server(ctx, case):
 
 
 def _train_ddp(ctx, student, case, group, me):
-    model = case.model()
+    model = ctx.to_device(case.model())
     _perturb_unless_first(model, me)
     report_gradients_ready(model, ctx.gradient_ready)  # before the student's hooks: see comm.overlap
     ddp = student.DDP(model, group=group, bucket_cap_mb=case.bucket_cap_mb)
     ctx.mark("constructed")
     return data_parallel_steps(
         ddp,
-        case.batches(),
+        ctx.to_device(case.batches()),
         shard=me,
         n=case.n,
         snapshot=lambda: named_parameters(model),
@@ -97,7 +97,7 @@ def ddp_and_torch_ddp(ctx, case):
         return None
     with ctx.student_code() as student:
         history = _train_ddp(ctx, student, case, group, me)
-    model = case.model()
+    model = ctx.to_device(case.model())
     _perturb_unless_first(model, me)
     reference = torch.nn.parallel.DistributedDataParallel(
         model,
@@ -107,7 +107,7 @@ def ddp_and_torch_ddp(ctx, case):
     )
     torch_history = data_parallel_steps(
         reference,
-        case.batches(),
+        ctx.to_device(case.batches()),
         shard=me,
         n=case.n,
         snapshot=lambda: named_parameters(model),
