@@ -39,6 +39,12 @@ VARIABLES: dict[str, Variable] = {
             "has a GPU of its own, else gloo), `gloo`, `nccl` (a test needing more GPUs is skipped)",
         ),
         Variable(
+            "DTLAB_TORCHRUN_WORLD",
+            "",
+            "set by `python -m graders.run` for the pytest it starts on rank 0: `host:port:N`, the "
+            "torchrun job's store and size, whose ranks make the worker worlds",
+        ),
+        Variable(
             "DTLAB_SANDBOX",
             "",
             "`off`: batch grading without namespaces and cgroup; `unsafe`: without any optional layer "
@@ -112,6 +118,10 @@ def deadline() -> float:
 
 def backend() -> str:
     return get("DTLAB_BACKEND")
+
+
+def torchrun_world() -> str:
+    return get("DTLAB_TORCHRUN_WORLD")
 
 
 def choose_backend(name: str) -> None:

@@ -44,6 +44,12 @@ _WORDS = {
         "en": "still raises its TODO: implement it in the stub file",
         "vi": "vẫn còn TODO: hãy cài đặt hàm này trong tệp bài làm",
     },
+    "set aside": {
+        "en": "{count} drawn example(s) needed a larger world than this machine makes (more GPUs or "
+        "torchrun processes) and were set aside; the others were graded",
+        "vi": "{count} ví dụ cần một thế giới lớn hơn máy này tạo được (thêm GPU hoặc tiến trình "
+        "torchrun) nên đã được bỏ qua; các ví dụ còn lại đã được chấm",
+    },
     "kind:wrong": {"en": "wrong result", "vi": "kết quả sai"},
     "png:written": {
         "en": "{n} picture(s) of failed tests written to {folder}",

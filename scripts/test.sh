@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 PYTEST=(.venv/bin/python -m pytest --impl solutions --hypothesis-profile ci --dtlab-deadline 5 -q)
 VARIANTS=(
   tests/test_mutants.py tests/test_cheats.py tests/test_batch.py tests/test_nbgrader.py
-  tests/test_samples.py tests/test_adversarial.py tests/test_misconceptions.py
+  tests/test_samples.py tests/test_adversarial.py tests/test_misconceptions.py tests/test_torchrun_mode.py
 )
 IGNORED=()
 for file in "${VARIANTS[@]}"; do IGNORED+=("--ignore=$file"); done

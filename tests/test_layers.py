@@ -45,7 +45,7 @@ LAYERS = (
     ("authoring", ("authoring",)),
     ("grading", ("grading",)),
     ("student", ("student",)),  # dtlab progress / check
-    ("cli", ("cli", "__main__", "hint_command")),
+    ("cli", ("cli", "__main__", "hint_command", "run")),
 )
 MAX_LINES = 400
 

@@ -54,8 +54,11 @@ COLLECTIVES = tuple(sorted(catalog.COLLECTIVES))
 _GATHERS = ("all_gather", "all_gather_into_tensor", "all_gather_single", "all_gather_coalesced")
 WRAPPED = P2P_SEND + P2P_RECV + COLLECTIVES + ("batch_isend_irecv",)
 
-#: The public ``torch.distributed`` functions (whose code the recorder swaps), by name
-_PUBLIC: dict[str, Callable[..., Any]] = {name: getattr(dist, name) for name in WRAPPED}
+#: The public ``torch.distributed`` functions (whose code the recorder swaps), by name: those this
+#: torch has (an older one lacks ``all_gather_single`` and ``reduce_scatter_single``, say)
+_PUBLIC: dict[str, Callable[..., Any]] = {
+    name: getattr(dist, name) for name in WRAPPED if hasattr(dist, name)
+}
 #: ``ProcessGroup`` and the backends' classes, whose communicating methods graded code may not call
 _PROCESS_GROUP_CLASSES = tuple(
     cls

@@ -30,23 +30,29 @@ class Harness:
         #: with ``--dtlab-diagnose``: the cases whose run failed (hung, crashed, raised), by
         #: ``diagnosis.case_key``, so that the diagnostic battery need not wait for them again
         self.failures: dict[str, str] | None = None
+        #: cases of the current test whose world this machine cannot make (``NeedsHardware``),
+        #: and how many of its cases did run; ``set_aside_in_run`` counts them over the run
+        self.set_aside: list[str] = []
+        self.ran = 0
+        self.set_aside_in_run = 0
 
     def run(self, task, impl: Impl, case, *, deadline: float | None = None, seed: int = 0) -> RunResult:
         spec = spec_of(task)
         self.check_source(spec, impl)
         try:
             result = self.pool.run(task, impl, case, deadline=deadline, seed=seed)
-        except NeedsHardware as exc:  # not the code's fault: the test is skipped, with why
-            import pytest
-
-            pytest.skip(f"{exc} (example: {case!r})")
+        except NeedsHardware as exc:  # not the code's fault: the case is set aside, with why
+            self._set_aside(f"{exc} (example: {case!r})")
         except BannedCall as exc:
+            self.ran += 1
             self.integrity[spec.exercise].add(exc.message.split(", which")[0] + " (banned)")
             self._remember_failure(task, case, exc)
             raise
         except BaseException as exc:
+            self.ran += 1
             self._remember_failure(task, case, exc)
             raise
+        self.ran += 1
         changed: dict[str, list[int]] = defaultdict(list)
         for rank, names in sorted(result.tampered.items()):
             for name in names:
@@ -57,6 +63,26 @@ class Harness:
                 f"rank {who} changed {name} at run time (restored before grading)"
             )
         return result
+
+    def _set_aside(self, reason: str):
+        """A case whose world cannot be made here (more GPUs, or more torchrun processes, than
+        there are): hypothesis draws another; outside a hypothesis test, the test is skipped."""
+        import pytest
+        from hypothesis import reject
+        from hypothesis.control import currently_in_test_context
+
+        if not currently_in_test_context():
+            pytest.skip(reason)
+        self.set_aside.append(reason)
+        self.set_aside_in_run += 1
+        reject()
+
+    def begin_test(self) -> None:
+        self.set_aside, self.ran = [], 0
+
+    def shortfall(self) -> str:
+        """Why the test that just ended ran none of its cases, if only for want of hardware."""
+        return self.set_aside[0] if self.set_aside and not self.ran else ""
 
     def _remember_failure(self, task, case, exc: BaseException) -> None:
         if self.failures is not None and not isinstance(exc, KeyboardInterrupt | SystemExit):

@@ -135,7 +135,8 @@ def _activate(config: pytest.Config) -> None:
     from graders.world.fork_server import ForkServer
 
     server = ForkServer(tempfile.mkdtemp(prefix="dtlab-worlds-"))
-    server.start()
+    if not dtlab_config.torchrun_world():  # there, only a launched world (chapter 1) needs it
+        server.start()
     config.stash[_FORK_SERVER] = server
 
 
@@ -149,10 +150,22 @@ def _pool(config: pytest.Config):
             deadline=config.getoption("dtlab_deadline"),
             fork_server=config.stash[_FORK_SERVER],
             backend=config.getoption("dtlab_backend"),
+            cluster=_cluster(),
         )
         pool.warm_up()
         config.stash[_POOL] = pool
     return pool
+
+
+def _cluster():
+    """The ranks of the torchrun-launched job this run grades in (``python -m graders.run``), or
+    None: worlds forked here."""
+    spec = dtlab_config.torchrun_world()
+    if not spec:
+        return None
+    from graders.world.remote import Cluster
+
+    return Cluster.connect(spec)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
@@ -217,6 +230,25 @@ def harness(request: pytest.FixtureRequest):
             found.failures = {}  # the battery reuses what grading saw fail
         config.stash[_HARNESS] = found
     return found
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_pyfunc_call(pyfuncitem: pytest.Function):
+    """A test all of whose cases needed more hardware than there is (every world drawn larger
+    than the GPUs or the torchrun job) is skipped with the reason, not passed or failed."""
+    harness = pyfuncitem.config.stash.get(_HARNESS, None)
+    if harness is None:
+        return (yield)
+    harness.begin_test()
+    try:
+        outcome = yield
+    except Exception:
+        if not harness.shortfall():
+            raise
+        outcome = None
+    if harness.shortfall():
+        pytest.skip(harness.shortfall())
+    return outcome
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -353,6 +385,10 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config)
     if table:
         terminalreporter.section(f"dtlab · {book.impl} · profile {book.profile}")
         terminalreporter.write_line(table)
+    if getattr(harness, "set_aside_in_run", 0):
+        terminalreporter.write_line(
+            t("set aside", lang_option(config)).format(count=harness.set_aside_in_run)
+        )
     _png_summary(terminalreporter, config, lang_option(config))
     path = config.getoption("dtlab_report")
     if path:

@@ -46,8 +46,15 @@ def _check(args: argparse.Namespace) -> int:
     if impl is None:
         return 2
     lang = args.lang or config.lang()
+    nproc = args.nproc_per_node if args.launcher == "torchrun" else 0
     return check.main(
-        args.chapter, args.exercise, impl=impl, explain=args.explain, lang=lang, state_path=Path(args.state)
+        args.chapter,
+        args.exercise,
+        impl=impl,
+        explain=args.explain,
+        lang=lang,
+        state_path=Path(args.state),
+        nproc=nproc,
     )
 
 
@@ -114,6 +121,16 @@ def add_commands(sub) -> None:
     check.add_argument("chapter", help="ch2 (or ch2.ring_all_reduce)")
     check.add_argument("exercise", nargs="?", default=None, help="ring_all_reduce or ch2.ring_all_reduce")
     check.add_argument("--explain", action="store_true", help="add the theory recap and the hints")
+    check.add_argument(
+        "--launcher",
+        default="local",
+        choices=("local", "torchrun"),
+        help="torchrun: grade in a world torchrun launches (torchrun -m graders.run), its ranks the "
+        "graders' worker ranks (default: local, ranks forked here)",
+    )
+    check.add_argument(
+        "--nproc-per-node", type=int, default=4, help="processes torchrun starts (default: %(default)s)"
+    )
     _common(check)
     check.set_defaults(func=_check)
 

@@ -33,8 +33,17 @@ class ChapterRun:
     seconds: float = 0.0
 
 
-def pytest_argv(impl: Impl, chapter: str, report: Path, exercise: str | None, lang: str) -> list[str]:
-    argv = [sys.executable, "-m", "pytest", f"exercises/{chapter}", "--impl", _impl_spec(impl)]
+def pytest_argv(
+    impl: Impl, chapter: str, report: Path, exercise: str | None, lang: str, nproc: int = 0
+) -> list[str]:
+    """``pytest exercises/chN …``; with ``nproc``, the same pytest as the driver of a world of
+    ``nproc`` processes torchrun launches on this machine (``-m graders.run``)."""
+    if nproc:
+        argv = [sys.executable, "-m", "torch.distributed.run", "--nproc-per-node", str(nproc)]
+        argv += ["--rdzv-backend", "c10d", "--rdzv-endpoint", "127.0.0.1:0", "--local-addr", "127.0.0.1"]
+        argv += ["-m", "graders.run", chapter, "--impl", _impl_spec(impl)]
+    else:
+        argv = [sys.executable, "-m", "pytest", f"exercises/{chapter}", "--impl", _impl_spec(impl)]
     argv += ["--hypothesis-profile", PROFILE, "--dtlab-report", str(report), "--lang", lang]
     argv += ["-q", "-p", "no:cacheprovider"]  # the student's own --lf state stays theirs
     return argv + (["--dtlab-exercise", exercise] if exercise else [])
@@ -52,13 +61,15 @@ def grade(
     lang: str = "en",
     kit_root: Path = KIT_ROOT,
     timeout: float = TIMEOUT_S,
+    nproc: int = 0,
 ) -> ChapterRun:
-    """Grade ``chapter`` of ``impl`` (only ``exercise``'s tests when given) with the student profile."""
+    """Grade ``chapter`` of ``impl`` (only ``exercise``'s tests when given) with the student profile;
+    with ``nproc``, in a world of that many processes torchrun launches."""
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="dtlab-check-") as tmp:
         report = Path(tmp) / "report.json"
         log = Path(tmp) / "pytest.log"
-        argv = pytest_argv(impl, chapter, report, exercise, lang)
+        argv = pytest_argv(impl, chapter, report, exercise, lang, nproc)
         try:
             rc = _run(argv, kit_root, log, timeout)
         except subprocess.TimeoutExpired:

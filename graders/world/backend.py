@@ -29,17 +29,21 @@ class NeedsHardware(Exception):
 @dataclass(frozen=True)
 class Placement:
     """What a world of ``size`` ranks runs on: ``backend`` (``gloo`` or ``nccl``) and ``gpus``
-    (how many the ranks share round-robin: rank r computes on ``cuda:{r % gpus}``)."""
+    (how many the ranks share round-robin: rank r computes on ``cuda:{r % gpus}``), unless
+    ``devices`` names each rank's (ranks on several machines: their local rank's GPU)."""
 
     backend: str = "gloo"
     gpus: int = 0
+    devices: tuple[str, ...] = ()
 
     @property
     def process_group_backend(self) -> str:
         return NCCL_WITH_CPU if self.backend == "nccl" else "gloo"
 
     def device(self, rank: int) -> str:
-        return f"cuda:{rank % self.gpus}" if self.backend == "nccl" else "cpu"
+        if self.backend != "nccl":
+            return "cpu"
+        return self.devices[rank] if self.devices else f"cuda:{rank % self.gpus}"
 
 
 def gpu_count() -> int:

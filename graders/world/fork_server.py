@@ -45,7 +45,7 @@ FORK_IN_PROCESS = False
 
 def _spawn_world(ctrl: socket.socket, request: dict) -> None:
     pgid = 0
-    for rank in range(request["size"]):
+    for rank in request.get("ranks") or range(request["size"]):
         parent_end, child_end = socket.socketpair()
         pid = os.fork()
         if pid == 0:  # the rank
@@ -87,6 +87,8 @@ def _become_rank(rank: int, conn_fd: int, request: dict) -> None:
         request["dir"],
         request["pg_timeout"],
         request["placement"],
+        request.get("store_host", "127.0.0.1"),
+        request.get("store_prefix", ""),
     )
     Worker(args).serve()
     os._exit(0)
@@ -139,7 +141,7 @@ def _handle(ctrl: socket.socket, request: dict, fds: list[int]) -> None:
         send_msg(ctrl, {p: exit_statuses.get(p) for p in pids})
 
 
-def _serve_forked(ctrl_fd: int, base_dir: str) -> None:
+def _serve_forked(ctrl_fd: int, base_dir: str, environ: dict | None = None) -> None:
     """The forked fork server: drop the driver's files and signal handlers, then serve."""
     log_fd = os.open(os.path.join(base_dir, "fork-server.log"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
     redirect_stdio(log_fd)
@@ -147,6 +149,11 @@ def _serve_forked(ctrl_fd: int, base_dir: str) -> None:
     for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGUSR1, signal.SIGPIPE):
         signal.signal(signum, signal.SIG_DFL)
     os.environ.update(GLOO_SOCKET_IFNAME="lo", OMP_NUM_THREADS="1", MKL_NUM_THREADS="1")
+    for name, value in (environ or {}).items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
     os.chdir(base_dir)
     sys.dont_write_bytecode = True
     serve(ctrl_fd)
@@ -193,8 +200,16 @@ KIT_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__fil
 class ForkServer:
     """Driver-side handle on the fork server (:mod:`graders.world.fork_server`)."""
 
-    def __init__(self, base_dir: str) -> None:
+    def __init__(
+        self, base_dir: str, environ: dict[str, str | None] | None = None, *, in_process=False
+    ) -> None:
+        """``environ``: variables the fork server (and every rank) gets beyond the kit's own,
+        which it may override or remove (None): a rank host on a cluster names its network
+        interface so. ``in_process``: fork it from this process, which has imported torch
+        (as :data:`FORK_IN_PROCESS` does for every fork server of a process)."""
         self.base_dir = base_dir
+        self.environ = environ or {}
+        self.in_process = in_process
         self.proc: subprocess.Popen | None = None
         self.sock: socket.socket | None = None
         self.ready = False
@@ -203,12 +218,12 @@ class ForkServer:
         if self.proc is not None:
             return
         ours, theirs = socket.socketpair()
-        if FORK_IN_PROCESS:
+        if FORK_IN_PROCESS or self.in_process:
             pid = os.fork()
             if pid == 0:  # the fork server
                 try:
                     ours.close()
-                    _serve_forked(theirs.fileno(), self.base_dir)
+                    _serve_forked(theirs.fileno(), self.base_dir, self.environ)
                 finally:
                     os._exit(0)
             theirs.close()
@@ -222,6 +237,8 @@ class ForkServer:
             PYTHONPATH=os.pathsep.join(filter(None, [KIT_ROOT, env.get("PYTHONPATH", "")])),
             PYTHONUNBUFFERED="1",
         )
+        env.update(self.environ)
+        env = {name: value for name, value in env.items() if value is not None}
         log = open(os.path.join(self.base_dir, "fork-server.log"), "wb")  # noqa: SIM115
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "graders.world.fork_server", str(theirs.fileno())],
@@ -244,9 +261,22 @@ class ForkServer:
         await_ready(self.sock, timeout, log, "the worker fork server failed to start", WorldStartError)
         self.ready = True
 
-    def spawn(self, size: int, world_dir: str, store_port: int, pg_timeout: float, placement):
+    def spawn(
+        self,
+        size: int,
+        world_dir: str,
+        store_port: int,
+        pg_timeout: float,
+        placement,
+        *,
+        ranks: list[int] | None = None,
+        store_host: str = "127.0.0.1",
+        store_prefix: str = "",
+    ):
         """Fork a world on ``placement`` (:class:`graders.world.backend.Placement`); returns
-        ``[(pid, pgid, Connection)]`` in rank order."""
+        ``[(pid, pgid, Connection)]`` in rank order. ``ranks``: only these ranks of the world
+        (a rank host of a torchrun-launched world forks its own), joining the store at
+        ``store_host:store_port`` under ``store_prefix``."""
         self.wait_ready()
         send_msg(
             self.sock,
@@ -257,13 +287,16 @@ class ForkServer:
                 "store_port": store_port,
                 "pg_timeout": pg_timeout,
                 "placement": placement,
+                "ranks": ranks,
+                "store_host": store_host,
+                "store_prefix": store_prefix,
             },
         )
-        ranks = []
-        for _ in range(size):
+        forked = []
+        for _ in ranks or range(size):
             info, fds = recv_msg(self.sock)
-            ranks.append((info["pid"], info["pgid"], Connection(fds[0])))
-        return ranks
+            forked.append((info["pid"], info["pgid"], Connection(fds[0])))
+        return forked
 
     def launch(self, size: int, world_dir: str, message: dict) -> tuple[int, int]:
         """Fork the agent of a launched world of ``size`` ranks running ``message``'s task;

@@ -19,7 +19,6 @@ import time
 
 import torch
 
-from graders.world import wire
 from graders.world.launched import EXITS, REPLY
 from graders.world.process_world import Collected, ProcessWorld
 
@@ -58,41 +57,26 @@ class LaunchedWorld(ProcessWorld):
     def collect(self, deadline: float, grace: float) -> Collected:
         started = time.monotonic()
         end = started + deadline
-        replies: list[dict | None] = [None] * self.size
-        crashed: dict[int, str] = {}
-        pending = set(range(self.size))
+        got = Collected.waiting_for(self.size)
         failed_at: float | None = None
-        while pending:
-            now = time.monotonic()
-            limit = end if failed_at is None else min(end, failed_at + grace)
-            if now >= limit:
+        while got.pending:
+            if time.monotonic() >= (end if failed_at is None else min(end, failed_at + grace)):
                 break
             agent_done = self._agent_exited()
-            for rank in sorted(pending):
+            for rank in sorted(got.pending):
                 path = os.path.join(self.dir, REPLY.format(rank=rank))
                 if not os.path.exists(path):
                     continue
-                pending.discard(rank)
-                try:
-                    with open(path, "rb") as file:
-                        reply = wire.decode(file.read())
-                    if not isinstance(reply, dict):
-                        raise wire.WireError("reply is not a dict")
-                except wire.WireError as exc:
-                    crashed[rank] = f"sent a corrupt reply ({exc})"
-                else:
-                    replies[rank] = reply
-                    if not ("error" in reply or "todo" in reply or "missing" in reply):
-                        continue
-                if failed_at is None:
+                with open(path, "rb") as file:
+                    failed = got.take(rank, file.read())
+                if failed and failed_at is None:
                     failed_at = time.monotonic()
-            if agent_done and pending:  # the launcher stopped: who has not replied never will
-                crashed.update({rank: "closed" for rank in self._failed_first(pending)})
-                pending.clear()
+            if agent_done and got.pending:  # the launcher stopped: who has not replied never will
+                got.crashed.update({rank: "closed" for rank in self._failed_first(got.pending)})
+                got.pending.clear()
                 break
             time.sleep(POLL_S)
-        timed_out = bool(pending) and failed_at is None
-        return Collected(replies, crashed, pending, timed_out, time.monotonic() - started)
+        return got.ended(started, failed_at)
 
     def _failed_first(self, pending: set[int]) -> set[int]:
         """Of the ranks that never replied, those that failed on their own: the launcher names

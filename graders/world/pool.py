@@ -85,13 +85,17 @@ class WorldPool:
         pg_timeout: float = 30.0,
         fork_server: ForkServer | None = None,
         backend: str | None = None,
+        cluster=None,
     ):
+        """``cluster``: a :class:`graders.world.remote.Cluster` whose ranks make the worlds (a
+        torchrun-launched job), instead of ranks forked here."""
         self.deadline = config.deadline() if deadline is None else deadline
         self.pg_timeout = pg_timeout
         self.backend = backend or config.backend()
         if self.backend not in BACKENDS:  # refused now, not at the first task
             raise ValueError(f"unknown backend {self.backend!r}: choose one of {', '.join(BACKENDS)}")
         self._gpus: int | None = None
+        self.cluster = cluster
         self.base_dir = fork_server.base_dir if fork_server else tempfile.mkdtemp(prefix="dtlab-worlds-")
         self.fork_server = fork_server or ForkServer(self.base_dir)
         self.worlds: dict[int, ProcessWorld] = {}
@@ -103,6 +107,8 @@ class WorldPool:
     def placement(self, size: int) -> Placement:
         """Backend and devices of a world of ``size`` ranks (``NeedsHardware`` if it cannot be
         made here)."""
+        if self.cluster is not None:
+            return self.cluster.placement(self.backend, size)
         if self._gpus is None:
             self._gpus = gpu_count() if self.backend != "gloo" else 0
         return place(self.backend, size, self._gpus)
@@ -116,13 +122,24 @@ class WorldPool:
         return world
 
     def warm_up(self) -> None:
-        """Start the fork server now (it imports torch, about 3 s) without waiting for it."""
-        self.fork_server.start()
+        """Start the fork server now (it imports torch, about 3 s) without waiting for it; not in
+        a torchrun job, whose worlds the hosts fork (only a launched world would need it)."""
+        if self.cluster is None:
+            self.fork_server.start()
 
     def _boot(self, size: int) -> ProcessWorld:
-        world = ProcessWorld(
-            size, self.fork_server, self.base_dir, pg_timeout=self.pg_timeout, placement=self.placement(size)
-        )
+        if self.cluster is not None:
+            from graders.world.remote import RemoteWorld
+
+            world = RemoteWorld(size, self.cluster, self.placement(size), self.pg_timeout)
+        else:
+            world = ProcessWorld(
+                size,
+                self.fork_server,
+                self.base_dir,
+                pg_timeout=self.pg_timeout,
+                placement=self.placement(size),
+            )
         world.start()
         self.worlds[size] = world
         return world
@@ -139,6 +156,9 @@ class WorldPool:
         for world in self.worlds.values():
             world.close()
         self.worlds.clear()
+        if self.cluster is not None:
+            self.cluster.close()
+            self.cluster = None
         self.fork_server.close()
         shutil.rmtree(self.base_dir, ignore_errors=True)
 

@@ -55,6 +55,13 @@ PROBE_COLLECTIVES = Exercise("probe.call", "probe", "", {})
 
 
 @task(PROBE_COLLECTIVES)
+def call_with_collectives(ctx, case):
+    """As :func:`call`, with ``torch.distributed``'s own collectives allowed (the NCCL probes)."""
+    with ctx.student_code() as probe:
+        return plain(getattr(probe, case.fn)(ctx.rank, ctx.world_size))
+
+
+@task(PROBE_COLLECTIVES)
 def call_measured(ctx, case):
     """The probe under a live ledger that counts what all-gathers bring in, with the recorder
     cutting the backend's hold on finished collectives (as ``MeasuredTraining`` has it) unless

@@ -39,6 +39,36 @@ class Collected:
     timed_out: bool = False
     elapsed: float = 0.0
 
+    @classmethod
+    def waiting_for(cls, size: int) -> Collected:
+        return cls([None] * size, pending=set(range(size)))
+
+    def closed(self, rank: int) -> bool:
+        """``rank``'s channel closed before it replied: a failure."""
+        self.pending.discard(rank)
+        self.crashed[rank] = "closed"
+        return True
+
+    def ended(self, started: float, failed_at: float | None) -> Collected:
+        """Done waiting: those still pending timed out, unless a failure cut the wait short."""
+        self.timed_out = bool(self.pending) and failed_at is None
+        self.elapsed = time.monotonic() - started
+        return self
+
+    def take(self, rank: int, data: bytes) -> bool:
+        """Record ``rank``'s encoded reply (a corrupt one as a crash); True when the rank failed
+        (raised, not started, or sent something unreadable): the others then get only grace."""
+        self.pending.discard(rank)
+        try:
+            reply = wire.decode(data)
+            if not isinstance(reply, dict):
+                raise wire.WireError("reply is not a dict")
+        except wire.WireError as exc:
+            self.crashed[rank] = f"sent a corrupt reply ({exc})"
+            return True
+        self.replies[rank] = reply
+        return "error" in reply or "todo" in reply or "missing" in reply
+
 
 class ProcessWorld:
     def __init__(
@@ -143,34 +173,24 @@ class ProcessWorld:
         """
         started = time.monotonic()
         end = started + deadline
-        replies: list[dict | None] = [None] * self.size
-        crashed: dict[int, str] = {}
-        pending = set(range(self.size))
+        got = Collected.waiting_for(self.size)
         failed_at: float | None = None
-        while pending:
+        while got.pending:
             now = time.monotonic()
             limit = end if failed_at is None else min(end, failed_at + grace)
             if now >= limit:
                 break
-            for conn in wait([self.conns[r] for r in pending], limit - now):
+            for conn in wait([self.conns[r] for r in got.pending], limit - now):
                 rank = self.conns.index(conn)
-                pending.discard(rank)
                 try:
-                    reply = wire.decode(conn.recv_bytes())
-                    if not isinstance(reply, dict):
-                        raise wire.WireError("reply is not a dict")
+                    data = conn.recv_bytes()
                 except (EOFError, OSError):
-                    crashed[rank] = "closed"
-                except wire.WireError as exc:
-                    crashed[rank] = f"sent a corrupt reply ({exc})"
+                    failed = got.closed(rank)
                 else:
-                    replies[rank] = reply
-                    if not ("error" in reply or "todo" in reply or "missing" in reply):
-                        continue
-                if failed_at is None:
+                    failed = got.take(rank, data)
+                if failed and failed_at is None:
                     failed_at = time.monotonic()
-        timed_out = bool(pending) and failed_at is None
-        return Collected(replies, crashed, pending, timed_out, time.monotonic() - started)
+        return got.ended(started, failed_at)
 
     # -- post-mortem helpers -----------------------------------------------------------------
     def read_file(self, name: str, tail: int = 4000) -> str:
@@ -194,14 +214,18 @@ class ProcessWorld:
         return {rank: self.read_file(f"stack-{rank}", tail=6000) for rank in ranks}
 
     def exit_reason(self, rank: int, wait_s: float = 2.0) -> str:
-        status = self.fork_server.exit_statuses([self.pids[rank]], wait_s).get(self.pids[rank])
-        if status is None:
-            return "stopped answering"
-        if os.WIFSIGNALED(status):
-            sig = os.WTERMSIG(status)
-            try:
-                name = signal.Signals(sig).name
-            except ValueError:
-                name = f"signal {sig}"
-            return f"killed by {name}"
-        return f"exited with code {os.waitstatus_to_exitcode(status)}"
+        return exit_reason_of(self.fork_server.exit_statuses([self.pids[rank]], wait_s).get(self.pids[rank]))
+
+
+def exit_reason_of(status: int | None) -> str:
+    """A rank's end in words, from its wait status (None: it has not ended)."""
+    if status is None:
+        return "stopped answering"
+    if os.WIFSIGNALED(status):
+        sig = os.WTERMSIG(status)
+        try:
+            name = signal.Signals(sig).name
+        except ValueError:
+            name = f"signal {sig}"
+        return f"killed by {name}"
+    return f"exited with code {os.waitstatus_to_exitcode(status)}"

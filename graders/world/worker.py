@@ -80,6 +80,8 @@ class WorkerArgs:
     dir: str
     pg_timeout: float
     placement: object  # graders.world.backend.Placement
+    store_host: str = "127.0.0.1"
+    store_prefix: str = ""  # a rank host's world shares the job's store under its own prefix
 
 
 def _import_chapter_tasks() -> None:
@@ -275,7 +277,11 @@ class Worker(TaskServer):
         import torch.distributed as dist
 
         self._install_recorder()
-        store = dist.TCPStore("127.0.0.1", args.store_port, is_master=False, timeout=timedelta(seconds=60))
+        store = dist.TCPStore(
+            args.store_host, args.store_port, is_master=False, timeout=timedelta(seconds=60)
+        )
+        if args.store_prefix:
+            store = dist.PrefixStore(args.store_prefix, store)
         self.store = store
         join_process_group(self, store, args.placement, args.pg_timeout)
         self._install_state_guard()
