@@ -135,3 +135,18 @@ def test_the_readme_documents_the_tolerances_the_checks_use():
     readme = (KIT_ROOT / "README.md").read_text(encoding="utf-8")
     for row in _table(TOLERANCES) + _table(TRAINING_TOLERANCES):
         assert row in readme, row
+
+
+def test_a_launched_program_sees_no_gpu_unless_each_rank_has_one_and_cuda_is_not_poisoned():
+    """A program torchrun's launcher starts (chapter 1's first DDP script) picks CUDA when it is
+    available: with fewer GPUs than ranks (or gloo chosen) the GPUs are hidden, so it trains on
+    the CPU, and torch's launcher asks for CUDA through NVML, so that the ranks it forks can
+    still initialise it (``tests/test_nccl.py`` launches one on a GPU)."""
+    pool = WorldPool(deadline=10.0, backend="gloo")
+    try:
+        result = pool.run(probe.call_launched, PROBES, probe.ProbeCase(2, "cuda_environment"))
+    finally:
+        pool.close()
+    nvml_check = os.environ.get("PYTORCH_NVML_BASED_CUDA_CHECK")  # the agent's own, not the ranks'
+    expected = {"CUDA_VISIBLE_DEVICES": "", "PYTORCH_NVML_BASED_CUDA_CHECK": nvml_check, "cuda": False}
+    assert result.values == [expected, expected]

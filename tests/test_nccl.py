@@ -71,3 +71,11 @@ def test_the_guard_refuses_a_banned_collective_on_a_gpu_tensor(pool):
     case = probe.ProbeCase(1, "nccl_banned_all_reduce")
     with pytest.raises(GradingFailure, match="all_reduce.*banned"):
         pool.run(probe.call, PROBES, case)  # chapter 2's ban on the built-in collectives
+
+
+@needs_gpus(1)
+def test_a_launched_program_on_as_many_gpus_as_ranks_can_use_them(pool):
+    seen = pool.run(probe.call_launched, PROBES, probe.ProbeCase(1, "cuda_environment")).values[0]
+    assert seen["cuda"] is True and seen["CUDA_VISIBLE_DEVICES"] != ""
+    computed = pool.run(probe.call_launched, PROBES, probe.ProbeCase(1, "uses_gpu"))
+    assert computed.values == [4.0]  # in a rank torchrun's launcher forked: CUDA was not poisoned

@@ -298,11 +298,12 @@ class ForkServer:
             forked.append((info["pid"], info["pgid"], Connection(fds[0])))
         return forked
 
-    def launch(self, size: int, world_dir: str, message: dict) -> tuple[int, int]:
-        """Fork the agent of a launched world of ``size`` ranks running ``message``'s task;
-        returns ``(pid, pgid)`` of the agent."""
+    def launch(self, size: int, world_dir: str, message: dict, *, gpus: bool = False) -> tuple[int, int]:
+        """Fork the agent of a launched world of ``size`` ranks running ``message``'s task, the
+        machine's GPUs visible to its ranks if ``gpus``; returns ``(pid, pgid)`` of the agent."""
         self.wait_ready()
-        send_msg(self.sock, {"op": "launch", "size": size, "dir": world_dir, "message": message})
+        request = {"op": "launch", "size": size, "dir": world_dir, "message": message, "gpus": gpus}
+        send_msg(self.sock, request)
         info, _ = recv_msg(self.sock)
         return info["pid"], info["pgid"]
 

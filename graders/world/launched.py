@@ -36,6 +36,10 @@ EXITS = "exits.json"
 MONITOR_S = 0.05
 
 
+#: torch asks NVML, not the CUDA runtime, whether CUDA is available (and so does not initialise it)
+NVML_CHECK = "PYTORCH_NVML_BASED_CUDA_CHECK"
+
+
 def preload() -> None:
     """What an agent and its ranks import, once, in the fork server."""
     import torch.distributed.elastic.multiprocessing  # noqa: F401
@@ -50,6 +54,14 @@ def serve_launch(request: dict) -> None:
     from torch.distributed.launcher.api import LaunchConfig, elastic_launch
 
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)  # the fork server's reaper must not take our ranks
+    # torch's LaunchConfig asks torch.cuda.is_available(): through NVML, so that this agent does
+    # not initialise CUDA, which would leave every rank it forks unable to use a GPU. The ranks
+    # get the variable back as it was: graded code's own question goes through torch's C++, as
+    # anywhere else (NVML is reached by ctypes, which graded code may not call)
+    request["nvml_check"] = os.environ.get(NVML_CHECK)
+    os.environ[NVML_CHECK] = "1"
+    if not request.get("gpus"):  # a world of more ranks than GPUs (or gloo chosen): a CPU machine
+        os.environ["CUDA_VISIBLE_DEVICES"] = ""
     config = LaunchConfig(
         min_nodes=1,
         max_nodes=1,
@@ -73,6 +85,14 @@ def serve_launch(request: dict) -> None:
 
 
 def _rank_main(request: dict) -> None:
+    if request.get("nvml_check") is None:
+        os.environ.pop(NVML_CHECK, None)
+    else:
+        os.environ[NVML_CHECK] = request["nvml_check"]
+    if request.get("gpus"):  # CUDA set up by the kit, as in a persistent NCCL world: torch's lazy
+        import torch  # initialisation reaches NVML through ctypes, which graded code may not call
+
+        torch.cuda.init()
     rank, size, folder = int(os.environ["RANK"]), int(os.environ["WORLD_SIZE"]), request["dir"]
     with open(os.path.join(folder, f"pid-{rank}"), "w") as pid_file:
         pid_file.write(str(os.getpid()))

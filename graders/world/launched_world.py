@@ -30,12 +30,15 @@ OUTPUT_LIMIT = 1 << 20
 class LaunchedWorld(ProcessWorld):
     def start_task(self, message: dict) -> None:
         """Launch the ranks on ``message``'s task, in a fresh folder holding the files its case
-        names (``case.launch_files()``: name -> what ``torch.save`` writes there)."""
+        names (``case.launch_files()``: name -> what ``torch.save`` writes there). The ranks see
+        the GPUs only in an NCCL placement (one GPU each); otherwise the program runs as on a
+        machine without any."""
         self.dir = tempfile.mkdtemp(prefix=f"launched{self.size}-", dir=self.base_dir)
         files = getattr(message["case"], "launch_files", dict)()
         for name, value in files.items():
             torch.save(value, os.path.join(self.dir, name))
-        self.agent, self.pgid = self.fork_server.launch(self.size, self.dir, message)
+        gpus = self.placement.backend == "nccl"
+        self.agent, self.pgid = self.fork_server.launch(self.size, self.dir, message, gpus=gpus)
         self.ready = True
 
     @property

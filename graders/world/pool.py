@@ -104,10 +104,11 @@ class WorldPool:
         atexit.register(self.close)
 
     # -- worlds ------------------------------------------------------------------------------
-    def placement(self, size: int) -> Placement:
+    def placement(self, size: int, *, on_this_machine: bool = False) -> Placement:
         """Backend and devices of a world of ``size`` ranks (``NeedsHardware`` if it cannot be
-        made here)."""
-        if self.cluster is not None:
+        made here): of the torchrun job's ranks if there is one, unless ``on_this_machine`` (a
+        launched world, whose agent the local fork server forks)."""
+        if self.cluster is not None and not on_this_machine:
             return self.cluster.placement(self.backend, size)
         if self._gpus is None:
             self._gpus = gpu_count() if self.backend != "gloo" else 0
@@ -170,8 +171,9 @@ class WorldPool:
         location = impl.location(chapter)
         deadline = (self.deadline if deadline is None else deadline) * spec.deadline_factor
         message = {"task": spec.ref, "case": case, "location": location, "seed": seed}
-        self.placement(case.world_size)  # NeedsHardware before anything starts
-        if spec.launcher == "torchrun":
+        launched = spec.launcher == "torchrun"
+        self.placement(case.world_size, on_this_machine=launched)  # NeedsHardware before anything starts
+        if launched:
             deadline *= LAUNCH_DEADLINE_FACTOR
             return self._reused(message, deadline, lambda: self._launch(message, spec, deadline, case))
         if spec.reuse:
@@ -224,7 +226,8 @@ class WorldPool:
             self._outcomes.pop(next(iter(self._outcomes)))
 
     def _launch(self, message: dict, spec: TaskSpec, deadline: float, case) -> RunResult:
-        world = LaunchedWorld(case.world_size, self.fork_server, self.base_dir)
+        placement = self.placement(case.world_size, on_this_machine=True)
+        world = LaunchedWorld(case.world_size, self.fork_server, self.base_dir, placement=placement)
         world.start_task(message)
         student_dir = _graded_root(message["location"])
         try:

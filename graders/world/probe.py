@@ -54,6 +54,16 @@ def call_banning_adamw(ctx, case):
 PROBE_COLLECTIVES = Exercise("probe.call", "probe", "", {})
 
 
+#: a world torchrun's launcher starts, for one task (as chapter 1's first DDP script runs)
+PROBE_LAUNCHED = Exercise("probe.call", "probe", "", {}, launcher="torchrun")
+
+
+@task(PROBE_LAUNCHED)
+def call_launched(ctx, case):
+    with ctx.student_code() as probe:
+        return plain(getattr(probe, case.fn)(ctx.rank, ctx.world_size))
+
+
 @task(PROBE_COLLECTIVES)
 def call_with_collectives(ctx, case):
     """As :func:`call`, with ``torch.distributed``'s own collectives allowed (the NCCL probes)."""
