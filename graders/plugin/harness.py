@@ -31,28 +31,26 @@ class Harness:
         #: ``diagnosis.case_key``, so that the diagnostic battery need not wait for them again
         self.failures: dict[str, str] | None = None
         #: cases of the current test whose world this machine cannot make (``NeedsHardware``),
-        #: and how many of its cases did run; ``set_aside_in_run`` counts them over the run
+        #: and how many cases it tried to run; ``set_aside_in_run`` counts them over the run
         self.set_aside: list[str] = []
-        self.ran = 0
+        self.attempts = 0
         self.set_aside_in_run = 0
 
     def run(self, task, impl: Impl, case, *, deadline: float | None = None, seed: int = 0) -> RunResult:
         spec = spec_of(task)
         self.check_source(spec, impl)
+        self.attempts += 1
         try:
             result = self.pool.run(task, impl, case, deadline=deadline, seed=seed)
         except NeedsHardware as exc:  # not the code's fault: the case is set aside, with why
             self._set_aside(f"{exc} (example: {case!r})")
         except BannedCall as exc:
-            self.ran += 1
             self.integrity[spec.exercise].add(exc.message.split(", which")[0] + " (banned)")
             self._remember_failure(task, case, exc)
             raise
         except BaseException as exc:
-            self.ran += 1
             self._remember_failure(task, case, exc)
             raise
-        self.ran += 1
         changed: dict[str, list[int]] = defaultdict(list)
         for rank, names in sorted(result.tampered.items()):
             for name in names:
@@ -78,11 +76,11 @@ class Harness:
         reject()
 
     def begin_test(self) -> None:
-        self.set_aside, self.ran = [], 0
+        self.set_aside, self.attempts = [], 0
 
     def shortfall(self) -> str:
         """Why the test that just ended ran none of its cases, if only for want of hardware."""
-        return self.set_aside[0] if self.set_aside and not self.ran else ""
+        return self.set_aside[0] if self.set_aside and len(self.set_aside) == self.attempts else ""
 
     def _remember_failure(self, task, case, exc: BaseException) -> None:
         if self.failures is not None and not isinstance(exc, KeyboardInterrupt | SystemExit):

@@ -242,13 +242,13 @@ def pytest_pyfunc_call(pyfuncitem: pytest.Function):
     harness.begin_test()
     try:
         outcome = yield
-    except Exception:
+    except Exception:  # hypothesis' Unsatisfiable, when every example drawn was set aside
         if not harness.shortfall():
             raise
-        outcome = None
-    if harness.shortfall():
-        pytest.skip(harness.shortfall())
-    return outcome
+    else:
+        if not harness.shortfall():
+            return outcome
+    pytest.skip(harness.shortfall())
 
 
 @pytest.hookimpl(tryfirst=True)

@@ -61,25 +61,19 @@ class LaunchedWorld(ProcessWorld):
         started = time.monotonic()
         end = started + deadline
         got = Collected.waiting_for(self.size)
-        failed_at: float | None = None
-        while got.pending:
-            if time.monotonic() >= (end if failed_at is None else min(end, failed_at + grace)):
-                break
+        while got.pending and time.monotonic() < got.limit(end, grace):
             agent_done = self._agent_exited()
             for rank in sorted(got.pending):
                 path = os.path.join(self.dir, REPLY.format(rank=rank))
-                if not os.path.exists(path):
-                    continue
-                with open(path, "rb") as file:
-                    failed = got.take(rank, file.read())
-                if failed and failed_at is None:
-                    failed_at = time.monotonic()
+                if os.path.exists(path):
+                    with open(path, "rb") as file:
+                        got.take(rank, file.read())
             if agent_done and got.pending:  # the launcher stopped: who has not replied never will
                 got.crashed.update({rank: "closed" for rank in self._failed_first(got.pending)})
                 got.pending.clear()
                 break
             time.sleep(POLL_S)
-        return got.ended(started, failed_at)
+        return got.ended(started)
 
     def _failed_first(self, pending: set[int]) -> set[int]:
         """Of the ranks that never replied, those that failed on their own: the launcher names

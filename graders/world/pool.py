@@ -10,6 +10,7 @@ the next task, so one bad example never leaks into the next.
 from __future__ import annotations
 
 import atexit
+import functools
 import hashlib
 import shutil
 import tempfile
@@ -172,10 +173,11 @@ class WorldPool:
         deadline = (self.deadline if deadline is None else deadline) * spec.deadline_factor
         message = {"task": spec.ref, "case": case, "location": location, "seed": seed}
         launched = spec.launcher == "torchrun"
-        self.placement(case.world_size, on_this_machine=launched)  # NeedsHardware before anything starts
+        placement = self.placement(case.world_size, on_this_machine=launched)  # NeedsHardware first
         if launched:
             deadline *= LAUNCH_DEADLINE_FACTOR
-            return self._reused(message, deadline, lambda: self._launch(message, spec, deadline, case))
+            launch = functools.partial(self._launch, message, spec, deadline, case, placement)
+            return self._reused(message, deadline, launch)
         if spec.reuse:
             return self._reused(message, deadline, lambda: self._run_in_pool(message, spec, deadline, case))
         return self._run_in_pool(message, spec, deadline, case)
@@ -225,8 +227,9 @@ class WorldPool:
         while len(self._outcomes) > OUTCOMES_KEPT:
             self._outcomes.pop(next(iter(self._outcomes)))
 
-    def _launch(self, message: dict, spec: TaskSpec, deadline: float, case) -> RunResult:
-        placement = self.placement(case.world_size, on_this_machine=True)
+    def _launch(
+        self, message: dict, spec: TaskSpec, deadline: float, case, placement: Placement
+    ) -> RunResult:
         world = LaunchedWorld(case.world_size, self.fork_server, self.base_dir, placement=placement)
         world.start_task(message)
         student_dir = _graded_root(message["location"])

@@ -28,20 +28,24 @@ PROBE_BANNING_ADAMW = Exercise("probe.call", "probe", "", {}, banned=frozenset({
 @task(PROBE)
 def call(ctx, case):
     with ctx.student_code() as probe:
-        return plain(getattr(probe, case.fn)(ctx.rank, ctx.world_size))
+        return _called(probe, ctx, case)
+
+
+def _called(probe, ctx, case):
+    return plain(getattr(probe, case.fn)(ctx.rank, ctx.world_size))
 
 
 @task(PROBE, reuse=True)
 def call_reused(ctx, case):
     """As :func:`call`, its outcome kept per case (``reuse=True``): ``(value, case.tag)``."""
     with ctx.student_code() as probe:
-        return plain(getattr(probe, case.fn)(ctx.rank, ctx.world_size)), case.tag
+        return _called(probe, ctx, case), case.tag
 
 
 @task(PROBE_BANNING_ADAMW)
 def call_banning_adamw(ctx, case):
     with ctx.student_code() as probe:
-        value = plain(getattr(probe, case.fn)(ctx.rank, ctx.world_size))
+        value = _called(probe, ctx, case)
     import torch.optim
 
     return {
@@ -60,15 +64,16 @@ PROBE_LAUNCHED = Exercise("probe.call", "probe", "", {}, launcher="torchrun")
 
 @task(PROBE_LAUNCHED)
 def call_launched(ctx, case):
+    """As :func:`call`, in a world torchrun's launcher starts."""
     with ctx.student_code() as probe:
-        return plain(getattr(probe, case.fn)(ctx.rank, ctx.world_size))
+        return _called(probe, ctx, case)
 
 
 @task(PROBE_COLLECTIVES)
 def call_with_collectives(ctx, case):
     """As :func:`call`, with ``torch.distributed``'s own collectives allowed (the NCCL probes)."""
     with ctx.student_code() as probe:
-        return plain(getattr(probe, case.fn)(ctx.rank, ctx.world_size))
+        return _called(probe, ctx, case)
 
 
 @task(PROBE_COLLECTIVES)

@@ -38,26 +38,26 @@ class Collected:
     pending: set[int] = field(default_factory=set)  # ranks that never answered
     timed_out: bool = False
     elapsed: float = 0.0
+    #: when the first rank failed: the others then get only the grace
+    failed_at: float | None = field(default=None, repr=False)
 
     @classmethod
     def waiting_for(cls, size: int) -> Collected:
         return cls([None] * size, pending=set(range(size)))
 
-    def closed(self, rank: int) -> bool:
+    def limit(self, end: float, grace: float) -> float:
+        """Until when to wait: ``end``, or ``grace`` seconds after the first failure if sooner."""
+        return end if self.failed_at is None else min(end, self.failed_at + grace)
+
+    def closed(self, rank: int) -> None:
         """``rank``'s channel closed before it replied: a failure."""
         self.pending.discard(rank)
         self.crashed[rank] = "closed"
-        return True
+        self._failed()
 
-    def ended(self, started: float, failed_at: float | None) -> Collected:
-        """Done waiting: those still pending timed out, unless a failure cut the wait short."""
-        self.timed_out = bool(self.pending) and failed_at is None
-        self.elapsed = time.monotonic() - started
-        return self
-
-    def take(self, rank: int, data: bytes) -> bool:
-        """Record ``rank``'s encoded reply (a corrupt one as a crash); True when the rank failed
-        (raised, not started, or sent something unreadable): the others then get only grace."""
+    def take(self, rank: int, data: bytes) -> None:
+        """Record ``rank``'s encoded reply; a corrupt one is a crash, and one that raised, was
+        not started, or is corrupt is a failure."""
         self.pending.discard(rank)
         try:
             reply = wire.decode(data)
@@ -65,9 +65,21 @@ class Collected:
                 raise wire.WireError("reply is not a dict")
         except wire.WireError as exc:
             self.crashed[rank] = f"sent a corrupt reply ({exc})"
-            return True
+            self._failed()
+            return
         self.replies[rank] = reply
-        return "error" in reply or "todo" in reply or "missing" in reply
+        if "error" in reply or "todo" in reply or "missing" in reply:
+            self._failed()
+
+    def _failed(self) -> None:
+        if self.failed_at is None:
+            self.failed_at = time.monotonic()
+
+    def ended(self, started: float) -> Collected:
+        """Done waiting: those still pending timed out, unless a failure cut the wait short."""
+        self.timed_out = bool(self.pending) and self.failed_at is None
+        self.elapsed = time.monotonic() - started
+        return self
 
 
 class ProcessWorld:
@@ -174,23 +186,19 @@ class ProcessWorld:
         started = time.monotonic()
         end = started + deadline
         got = Collected.waiting_for(self.size)
-        failed_at: float | None = None
         while got.pending:
-            now = time.monotonic()
-            limit = end if failed_at is None else min(end, failed_at + grace)
-            if now >= limit:
+            limit = got.limit(end, grace)
+            if time.monotonic() >= limit:
                 break
-            for conn in wait([self.conns[r] for r in got.pending], limit - now):
+            for conn in wait([self.conns[r] for r in got.pending], limit - time.monotonic()):
                 rank = self.conns.index(conn)
                 try:
                     data = conn.recv_bytes()
                 except (EOFError, OSError):
-                    failed = got.closed(rank)
+                    got.closed(rank)
                 else:
-                    failed = got.take(rank, data)
-                if failed and failed_at is None:
-                    failed_at = time.monotonic()
-        return got.ended(started, failed_at)
+                    got.take(rank, data)
+        return got.ended(started)
 
     # -- post-mortem helpers -----------------------------------------------------------------
     def read_file(self, name: str, tail: int = 4000) -> str:

@@ -191,19 +191,15 @@ class RemoteWorld:
         started = time.monotonic()
         end = started + deadline
         got = Collected.waiting_for(self.size)
-        failed_at: float | None = None
-        while got.pending:
-            if time.monotonic() >= (end if failed_at is None else min(end, failed_at + grace)):
-                break
+        while got.pending and time.monotonic() < got.limit(end, grace):
             for rank in sorted(got.pending):
                 data = self._next(rank)
-                if data is None:
-                    continue
-                failed = got.closed(rank) if data == CLOSED else got.take(rank, data)
-                if failed and failed_at is None:
-                    failed_at = time.monotonic()
+                if data == CLOSED:
+                    got.closed(rank)
+                elif data is not None:
+                    got.take(rank, data)
             time.sleep(POLL_S)
-        return got.ended(started, failed_at)
+        return got.ended(started)
 
     # -- post-mortem, from the hosts ------------------------------------------------------------
     def read_file(self, name: str, tail: int = 4000) -> str:
