@@ -5,9 +5,19 @@ The grader runs ``first_ddp.py`` through torch's own launcher with forked proces
 command itself (``python -m torch.distributed.run``, new interpreters) and checks that both
 train the model one process trains on the global batches DistributedSampler makes: the grader's
 launch behaves as torchrun does.
+
+torch 2.13's gloo can abort a process at interpreter exit, after ``destroy_process_group``: a
+gradient all-reduce that DDP started inside ``backward`` keeps a Python object (the autograd
+engine's ``contextvars`` copy) in the work's thread-local state, and when gloo's worker thread
+frees that work while Python is finalising, it cannot take the GIL and ``std::terminate`` runs
+("terminate called without an active exception", SIGABRT; ~1 run in 4 here on 2 busy cores,
+never before the script's last line). The reference script waits at a barrier after rank 0's
+save, so the trained model is on disk before any process can exit; the test then requires a
+clean exit or that abort alone.
 """
 
 import io
+import re
 import subprocess
 import sys
 
@@ -31,6 +41,17 @@ def _close(got: dict, expected: dict) -> None:
         torch.testing.assert_close(got[name], tensor, rtol=rtol, atol=atol)
 
 
+_EXIT_ABORT = "terminate called without an active exception"
+
+
+def _only_the_exit_abort(stderr: str) -> bool:
+    """Whether the job failed only by torch's abort at a process's exit (see the module's text):
+    torchrun's report lists SIGABRT (-6) and the SIGTERM (-15) it sent the others, no exit status
+    of a Python error."""
+    codes = set(re.findall(r"exitcode\s*:\s*(-?\d+)", stderr))
+    return _EXIT_ABORT in stderr and "-6" in codes and codes <= {"-6", "-15"}
+
+
 def test_the_torchrun_command_trains_the_reference_model(tmp_path):
     for name, value in CASE.launch_files().items():
         torch.save(value, tmp_path / name)
@@ -39,7 +60,7 @@ def test_the_torchrun_command_trains_the_reference_model(tmp_path):
     run = subprocess.run(
         [*command, str(script), *CASE.argv], cwd=tmp_path, capture_output=True, text=True, timeout=180
     )
-    assert run.returncode == 0, run.stderr[-3000:]
+    assert run.returncode == 0 or _only_the_exit_abort(run.stderr), run.stderr[-3000:]
     assert run.stdout.count("epoch") == CASE.epochs  # rank 0 alone logs
     _close(torch.load(tmp_path / ddp_cases.OUT, weights_only=True), _expected())
 

@@ -98,6 +98,9 @@ def main(argv=None) -> None:
 
     if rank == 0:
         torch.save(model.module.state_dict(), args.out)
+    # No process leaves before the checkpoint is on disk: torchrun ends the whole job as soon as
+    # one process fails, even at its exit (torch 2.13's gloo can abort a process there).
+    dist.barrier()
     dist.destroy_process_group()
     ### END SOLUTION
 
