@@ -152,7 +152,6 @@ def _pool(config: pytest.Config):
             backend=config.getoption("dtlab_backend"),
             cluster=_cluster(),
         )
-        pool.warm_up()
         config.stash[_POOL] = pool
     return pool
 

@@ -124,10 +124,8 @@ class WorldPool:
         return world
 
     def warm_up(self) -> None:
-        """Start the fork server now (it imports torch, about 3 s) without waiting for it; not in
-        a torchrun job, whose worlds the hosts fork (only a launched world would need it)."""
-        if self.cluster is None:
-            self.fork_server.start()
+        """Start the fork server now (it imports torch, about 3 s) without waiting for it."""
+        self.fork_server.start()
 
     def _boot(self, size: int) -> ProcessWorld:
         if self.cluster is not None:
