@@ -22,7 +22,7 @@ sys.path.insert(0, str(ROOT))
 
 from graders.authoring import mutants  # noqa: E402
 from graders.catalog import CHAPTERS  # noqa: E402
-from graders.grading import misconceptions  # noqa: E402
+from graders.grading.reports import misconceptions  # noqa: E402
 from graders.impl import KIT_ROOT, Impl  # noqa: E402
 from graders.plugin import diagnosis  # noqa: E402
 from graders.plugin.harness import Harness  # noqa: E402

@@ -22,7 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from graders.grading import similarity  # noqa: E402
+from graders.grading.reports import similarity  # noqa: E402
 
 
 def _statement(rng: random.Random, indent: str, names: list[str]) -> str:

@@ -1,3 +1,3 @@
-from graders.cli import main
+from graders.cli.main import main
 
 raise SystemExit(main())

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from graders.i18n import LANGS, t
-from graders.messages import each_lang, in_lang
+from graders.words.messages import each_lang, in_lang
+from graders.words.vocabulary import LANGS, t
 
 
 class FailureKind(StrEnum):
@@ -62,7 +62,7 @@ class BannedCallError(RuntimeError):
 
 class GradingFailure(AssertionError):
     """A property did not hold. The message is the teaching feedback; ``localized`` holds it in
-    every language of the kit (``message`` and ``hint`` may be :class:`graders.messages.Text`)."""
+    every language of the kit (``message`` and ``hint`` may be :class:`graders.words.messages.Text`)."""
 
     def __init__(self, message: str, hint: str = "") -> None:
         self.message = message
@@ -89,7 +89,7 @@ class BannedCall(GradingFailure):
 
 class Halt(BaseException):
     """Stops a property at once, with no shrinking. ``report`` is the feedback (it may be a
-    :class:`graders.messages.Text`; ``localized`` holds it in every language of the kit)."""
+    :class:`graders.words.messages.Text`; ``localized`` holds it in every language of the kit)."""
 
     kind = FailureKind.INTERNAL
 

@@ -36,7 +36,7 @@ class Impl:
 
     def location(self, chapter: str) -> tuple[str, str, tuple[str, ...]]:
         """``(chapter, folder, chapters it builds on)`` as the workers need it to import the
-        chapter's modules (``graders.world.student.ImplLocation``)."""
+        chapter's modules (``graders.world.graded_import.ImplLocation``)."""
         from graders.catalog import CHAPTERS
 
         known = CHAPTERS.get(chapter)

@@ -1,6 +1,6 @@
 """Grade chapters inside a world torchrun launched: ``torchrun … -m graders.run chN… [options]``.
 
-Every process torchrun starts becomes a rank host (:mod:`graders.world.rank_host`): its rank
+Every process torchrun starts becomes a rank host (:mod:`graders.world.job.rank_host`): its rank
 takes part in the worker worlds the graders make. Rank 0 also runs the driver,
 ``pytest exercises/chN… [options]`` (any pytest or dtlab option: ``--impl``, ``-k``,
 ``--backend nccl``, ``--hypothesis-profile``), which judges and reports: its output, points
@@ -24,7 +24,7 @@ import threading
 
 from graders.impl import KIT_ROOT
 from graders.proc import die_with_parent
-from graders.world.rank_host import without_torchrun
+from graders.world.job.rank_host import without_torchrun
 
 
 def _job() -> tuple[int, int, int, str, int]:
@@ -62,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
 
     import torch.distributed as dist
 
-    from graders.world.rank_host import RankHost
+    from graders.world.job.rank_host import RankHost
 
     # The job's store (rank 0 hosts it, unless torchrun's agent does): kept alive to the end.
     job_store, _, _ = next(dist.rendezvous("env://"))
@@ -95,7 +95,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def _end_after(driver: subprocess.Popen, host) -> None:
     """When the driver has ended, whatever ended it, every host ends too."""
-    from graders.world.remote import end_every_host
+    from graders.world.job.cluster import end_every_host
 
     driver.wait()
     end_every_host(host.replies)

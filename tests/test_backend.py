@@ -10,12 +10,12 @@ import sys
 import pytest
 import torch
 
-from graders.checks import TOLERANCES
 from graders.impl import KIT_ROOT, Impl
+from graders.judge.checks import TOLERANCES
 from graders.plugin.harness import Harness
 from graders.training.history import TRAINING_TOLERANCES
-from graders.training.models import Batch
-from graders.world import probe
+from graders.training.tiny_lm import Batch
+from graders.world import probe_tasks as probe
 from graders.world.backend import NCCL_WITH_CPU, NeedsHardware, Placement, gpu_count, place
 from graders.world.pool import WorldPool
 from graders.world.task import on_device

@@ -104,7 +104,7 @@ def test_a_stored_result_is_reused_only_under_the_same_verdict_settings(tmp_path
 
 
 def test_the_driver_writes_feedback_in_the_teachers_language(tmp_path):
-    from graders.grading.runner import pytest_argv
+    from graders.grading.sandboxed_run import pytest_argv
 
     assert "--lang=vi" in pytest_argv(tmp_path, Settings("ch2", lang="vi"))
     assert "--lang=en" in pytest_argv(tmp_path, Settings("ch2"))

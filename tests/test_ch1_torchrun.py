@@ -1,7 +1,7 @@
 """The first DDP script under the real ``torchrun`` command, and under the grader's launch.
 
 The grader runs ``first_ddp.py`` through torch's own launcher with forked processes
-(:mod:`graders.world.launched`). This test runs the reference script with the ``torchrun``
+(:mod:`graders.world.launched.ranks`). This test runs the reference script with the ``torchrun``
 command itself (``python -m torch.distributed.run``, new interpreters) and checks that both
 train the model one process trains on the global batches DistributedSampler makes: the grader's
 launch behaves as torchrun does.
@@ -23,7 +23,8 @@ import sys
 
 import torch
 
-from graders.chapters.ch1 import ddp_cases, reference, tasks
+from graders.chapters.ch1 import reference, tasks
+from graders.chapters.ch1.first_ddp import cases as ddp_cases
 from graders.impl import KIT_ROOT, Impl
 from graders.training.history import TRAINING_TOLERANCES
 

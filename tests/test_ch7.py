@@ -9,7 +9,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from graders import figures
 from graders.chapters.ch7 import cases, checks, reference, tasks, timeline
 from graders.chapters.ch7.own_schedules import explain_deadlock
 from graders.chapters.ch7.simulator import (
@@ -21,9 +20,10 @@ from graders.chapters.ch7.simulator import (
     simulate,
 )
 from graders.errors import BannedCall, GradingFailure, TaskHang
-from graders.grading.feedback import markdown, write_figures
-from graders.grading.runner import StudentResult
+from graders.grading.reports.feedback import markdown, write_figures
+from graders.grading.sandboxed_run import StudentResult
 from graders.impl import KIT_ROOT, Impl
+from graders.judge import figures
 from graders.plugin import pytest_plugin
 from graders.plugin.results import FAILED, Gradebook
 from graders.world.pool import WorldPool

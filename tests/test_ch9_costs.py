@@ -1,12 +1,13 @@
 """Chapter 9's cost model against measurement: the kit's Ring Attention and Ulysses run on real
 gloo worlds, and the bytes each rank put on the wire must be the table the graders judge the
-students' cost functions by (``graders.chapters.ch9.cost_reference.MEASURED``) and the kit's
+students' cost functions by (``graders.chapters.ch9.lc_cost.reference.MEASURED``) and the kit's
 formulas. Torch's context parallelism shards buffers in the zigzag layout the chapter teaches;
 its attention does not run on CPU (no sharding strategy for the CPU flash kernel)."""
 
 import pytest
 
-from graders.chapters.ch9 import cases, cost_reference, reference, tasks
+from graders.chapters.ch9 import cases, reference, tasks
+from graders.chapters.ch9.lc_cost import reference as cost_reference
 from graders.comm.collective_calls import phase_calls
 from graders.impl import Impl
 from graders.world.pool import WorldPool

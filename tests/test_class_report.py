@@ -1,10 +1,10 @@
-"""The class report (``graders.grading.class_report``): its numbers come from the results, its
+"""The class report (``graders.grading.reports.class_report``): its numbers come from the results, its
 pictures are drawn, and it reads without them."""
 
 from graders import catalog
-from graders.grading import class_report
+from graders.grading.reports import class_report
+from graders.grading.reports.similarity import SimilarPair
 from graders.grading.result import StudentResult
-from graders.grading.similarity import SimilarPair
 from graders.plugin.results import FAILED, PASSED, Gradebook
 
 

@@ -9,9 +9,9 @@ import pytest
 import torch
 
 from graders.chapters.ch2 import cases, checks, reference
-from graders.checks import assert_tensor_equal, preview_window
 from graders.errors import GradingFailure
-from graders.messages import say
+from graders.judge.checks import assert_tensor_equal, preview_window
+from graders.words.messages import say
 
 
 def _message(actual, expected) -> str:

@@ -4,7 +4,8 @@ import pytest
 
 from graders.errors import StudentError, TaskHang
 from graders.impl import KIT_ROOT, Impl
-from graders.world import gloo_errors, probe
+from graders.world import gloo_errors
+from graders.world import probe_tasks as probe
 from graders.world.pool import WorldPool
 
 PROBES = Impl.resolve(KIT_ROOT / "fixtures" / "probes")
@@ -78,7 +79,7 @@ def test_an_unknown_error_gets_no_made_up_explanation():
 
 
 def test_every_explanation_has_both_languages():
-    from graders.i18n import _WORDS
+    from graders.words.vocabulary import _WORDS
 
     keys = {key for key, _ in gloo_errors.KNOWN}
     for key in [

@@ -6,10 +6,12 @@ import re
 
 import pytest
 
-from graders import catalog, hint_command, hints
+from graders import catalog
 from graders.authoring.stubs import solution_lines
-from graders.cli import main
-from graders.i18n import LANGS
+from graders.cli import hint as hint_command
+from graders.cli.main import main
+from graders.words import hints
+from graders.words.vocabulary import LANGS
 
 EXERCISES = sorted(catalog.EXERCISES)
 #: answer lines shorter than this are generic (``return schedule``) and may appear anywhere

@@ -1,7 +1,7 @@
 """The kit's words exist in both languages."""
 
 from graders.errors import FailureKind
-from graders.i18n import _WORDS, LANGS
+from graders.words.vocabulary import _WORDS, LANGS
 
 
 def test_every_failure_kind_has_a_label_in_every_language():
@@ -13,7 +13,7 @@ def test_every_failure_kind_has_a_label_in_every_language():
 
 def test_every_part_of_every_exercise_has_a_vietnamese_name():
     from graders import catalog
-    from graders.i18n import PARTS_VI
+    from graders.words.vocabulary import PARTS_VI
 
     parts = {part for exercise in catalog.EXERCISES.values() for part in exercise.parts}
     assert sorted(parts - set(PARTS_VI)) == []

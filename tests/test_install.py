@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from graders.grading import gradescope
+from graders.grading.lms import gradescope
 from graders.impl import KIT_ROOT
 
 spec = importlib.util.spec_from_file_location("install_torch", KIT_ROOT / "scripts" / "install_torch.py")

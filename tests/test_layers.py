@@ -16,36 +16,14 @@ from graders.impl import KIT_ROOT
 PACKAGE = KIT_ROOT / "graders"
 #: lowest first; a module may import from its own layer and the layers below it
 LAYERS = (
-    (
-        "facts",
-        (
-            "catalog",
-            "exercise_types",
-            "chapter_table",
-            "chapter_table_advanced",
-            "chapter_table_basics",
-            "bans",
-            "models",
-            "impl",
-            "config",
-            "errors",
-            "i18n",
-            "messages",
-            "shared_messages",
-            "world_messages",
-            "proc",
-            "checks",
-            "strategies",
-            "figures",
-        ),
-    ),
+    ("facts", ("catalog", "impl", "config", "errors", "words", "proc", "judge")),
     ("mechanics", ("world", "comm", "training")),
-    ("chapters", ("chapters", "hints")),  # hints reads each chapter's hints.py
+    ("chapters", ("chapters",)),
     ("plugin", ("plugin",)),
     ("authoring", ("authoring",)),
     ("grading", ("grading",)),
     ("student", ("student",)),  # dtlab progress / check
-    ("cli", ("cli", "__main__", "hint_command", "run")),
+    ("cli", ("cli", "__main__", "run")),
 )
 MAX_LINES = 400
 

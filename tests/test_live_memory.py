@@ -9,8 +9,8 @@ from torch import nn
 from graders.impl import KIT_ROOT, Impl
 from graders.training.live_memory import LiveLedger
 from graders.training.measured_training import TrainingPhases, plain_training_peaks
-from graders.training.models import build_model, make_batches
-from graders.world import probe
+from graders.training.tiny_lm import build_model, make_batches
+from graders.world import probe_tasks as probe
 
 HOARD: dict = {}
 

@@ -1,8 +1,8 @@
 """Every teaching message exists in English and Vietnamese, and graders write no text of their own.
 
-The tables are :data:`graders.messages.SHARED` and each chapter's ``graders/chapters/chN/messages.py``.
+The tables are :data:`graders.words.messages.SHARED` and each chapter's ``graders/chapters/chN/messages.py``.
 A grader that passes a literal (``fail(f"...")``, ``hint="..."``, ``what=f"..."``, a ``*_HINT``
-constant) instead of :func:`graders.messages.say` would reach a Vietnamese student in English.
+constant) instead of :func:`graders.words.messages.say` would reach a Vietnamese student in English.
 """
 
 from __future__ import annotations
@@ -14,17 +14,17 @@ from pathlib import Path
 
 import pytest
 
-from graders.i18n import LANGS
 from graders.impl import KIT_ROOT
-from graders.messages import SHARED, Text, join, say
+from graders.words.messages import SHARED, Text, join, say
+from graders.words.vocabulary import LANGS
 
 GRADERS = KIT_ROOT / "graders"
 CHAPTERS = sorted(p.parent.name for p in GRADERS.glob("chapters/ch*/checks.py"))
 #: Modules whose text reaches students: the judgements and the assertions they share.
 MESSAGE_MODULES = sorted(
-    [GRADERS / "checks.py", GRADERS / "comm" / "assertions.py", *GRADERS.glob("training/*.py")]
+    [GRADERS / "judge" / "checks.py", GRADERS / "comm" / "assertions.py", *GRADERS.glob("training/*.py")]
     + [GRADERS / "world" / "pool.py", GRADERS / "world" / "reports.py"]
-    + [p for ch in CHAPTERS for p in (GRADERS / "chapters" / ch).glob("*.py") if p.stem != "messages"]
+    + [p for ch in CHAPTERS for p in (GRADERS / "chapters" / ch).rglob("*.py") if p.stem != "messages"]
 )
 #: Functions still passing English text of their own: this list only shrinks.
 NOT_YET_TRANSLATED: set[str] = set()
@@ -143,8 +143,8 @@ def test_text_keeps_both_languages_through_concatenation_formatting_and_pickling
 def test_a_failure_reads_in_the_students_language():
     import torch
 
-    from graders.checks import assert_tensor_equal
     from graders.errors import GradingFailure
+    from graders.judge.checks import assert_tensor_equal
 
     with pytest.raises(GradingFailure) as info:
         assert_tensor_equal(
@@ -160,7 +160,9 @@ def test_every_door_has_its_words_in_both_languages():
 
     for name, does in DOORS.items():
         key = f"banned:door:{name}"
-        assert key in SHARED, f"the door {name!r} needs its words, {key!r}, in graders/world_messages.py"
+        assert key in SHARED, (
+            f"the door {name!r} needs its words, {key!r}, in graders/words/world_messages.py"
+        )
         assert SHARED[key]["en"] == does, f"{key} differs from catalog.DOORS"
     assert {k.removeprefix("banned:door:") for k in SHARED if k.startswith("banned:door:")} - {"hint"} == set(
         DOORS
@@ -170,7 +172,7 @@ def test_every_door_has_its_words_in_both_languages():
 def test_what_the_world_reports_reads_in_the_students_language():
     from graders.comm.trace import Traces, parse
     from graders.errors import BannedCall, NotStarted, StudentError, TaskHang
-    from graders.messages import labelled
+    from graders.words.messages import labelled
     from graders.world import pool, reports
     from graders.world.task import TaskSpec
 

@@ -1,4 +1,4 @@
-"""Misconceptions are named from the mutant library (``graders.grading.misconceptions``).
+"""Misconceptions are named from the mutant library (``graders.grading.reports.misconceptions``).
 
 A synthetic class of chapter 2 whose every student is one of the chapter's mutants: the mutant
 itself must be among the misconceptions named for at least 90% of those the battery can tell from
@@ -9,7 +9,7 @@ import pytest
 
 from graders.authoring import mutants
 from graders.catalog import CHAPTERS
-from graders.grading import misconceptions
+from graders.grading.reports import misconceptions
 from graders.plugin import diagnosis
 
 

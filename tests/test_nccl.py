@@ -9,7 +9,7 @@ import pytest
 
 from graders.errors import GradingFailure, TaskHang
 from graders.impl import KIT_ROOT, Impl
-from graders.world import probe
+from graders.world import probe_tasks as probe
 from graders.world.backend import gpu_count
 from graders.world.pool import WorldPool
 

@@ -7,7 +7,7 @@ import os
 import re
 import stat
 
-from graders.grading import outputs
+from graders.grading.reports import outputs
 from graders.grading.result import StudentResult
 from graders.plugin.results import FAILED, PASSED, Gradebook
 

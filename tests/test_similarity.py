@@ -1,4 +1,4 @@
-"""Similar submissions are flagged for review (``graders.grading.similarity``), the stubs are not
+"""Similar submissions are flagged for review (``graders.grading.reports.similarity``), the stubs are not
 evidence, and independent solutions are not flagged."""
 
 import csv
@@ -6,7 +6,7 @@ import re
 import subprocess
 import sys
 
-from graders.grading import similarity
+from graders.grading.reports import similarity
 from graders.impl import KIT_ROOT
 
 

@@ -18,7 +18,8 @@ import pytest
 
 from graders.impl import Impl
 from graders.plugin.results import FAILED, PASSED, Gradebook
-from graders.student import check, progress, runner
+from graders.student import chapter_run as runner
+from graders.student import check, progress
 from graders.student.failures import parse
 from graders.student.state import ProgressState
 
@@ -100,7 +101,7 @@ def test_nothing_changed_grades_nothing(course, monkeypatch):
 
 def test_nothing_changed_imports_neither_torch_nor_pytest(course):
     script = (
-        "import sys; from graders.cli import main; "
+        "import sys; from graders.cli.main import main; "
         f"rc = main(['progress', 'ch2', 'ch7', '--impl', {str(course['impl'].root)!r}, "
         f"'--state', {str(course['state'])!r}]); "
         "heavy = sorted({'torch', 'pytest', 'hypothesis'} & set(sys.modules)); "
@@ -263,12 +264,12 @@ def test_the_key_follows_what_decides_a_grade(tmp_path):
 
     kit, impl = tmp_path / "kit", tmp_path / "impl"
     files = {
-        "graders/checks.py": True,
+        "graders/judge/checks.py": True,
         "graders/chapters/ch7/checks.py": True,
         "exercises/ch7/test_bubble.py": True,
         "graders/grading/batch.py": False,
         "graders/student/check.py": False,
-        "graders/cli.py": False,
+        "graders/cli/main.py": False,
     }
     for name in [*files, "exercises/ch7/README.md"]:
         (kit / name).parent.mkdir(parents=True, exist_ok=True)
@@ -288,7 +289,7 @@ def test_the_key_follows_what_decides_a_grade(tmp_path):
 
 
 def test_explain_adds_the_recap_and_a_hintless_failure_gets_the_first_graded_hint():
-    from graders import hints
+    from graders.words import hints
 
     book = Gradebook(impl="exercises")
     book.record("ch2.ring_shift", "result", FAILED, "wrong", "rank 1's result: expected 3, got 0.")

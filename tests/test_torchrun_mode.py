@@ -6,7 +6,7 @@ import subprocess
 import sys
 
 from graders.impl import KIT_ROOT
-from graders.world.rank_host import without_torchrun
+from graders.world.job.rank_host import without_torchrun
 
 TORCHRUN = [sys.executable, "-m", "torch.distributed.run", "--nproc-per-node", "4", "--rdzv-backend", "c10d"]
 TORCHRUN += ["--rdzv-endpoint", "127.0.0.1:0", "--local-addr", "127.0.0.1", "-m", "graders.run"]

@@ -5,7 +5,7 @@ import torch
 
 from graders.comm.trace import Event, Traces
 from graders.training import OptimizerSpec, train_single_device, trainable
-from graders.training.models import build_model, lm_loss, make_batches, named_parameters
+from graders.training.tiny_lm import build_model, lm_loss, make_batches, named_parameters
 
 SPECS = [
     OptimizerSpec("adamw", 0.03, 0.2),

@@ -9,7 +9,7 @@ import torch
 
 from graders.errors import GradingFailure, RankCrash, RankErrorWithStuckPeers, StudentError, TaskHang
 from graders.impl import KIT_ROOT, Impl
-from graders.world import probe
+from graders.world import probe_tasks as probe
 from graders.world.pool import WorldPool
 from graders.world.worker import TailBuffer
 

@@ -9,10 +9,12 @@ cover the dataset and be reshuffled, and only rank 0 may print and save.
 
 from hypothesis import given, seed
 
-from graders.chapters.ch1 import ddp_cases, ddp_checks, tasks
+from graders.chapters.ch1 import tasks
+from graders.chapters.ch1.first_ddp import cases as ddp_cases
+from graders.chapters.ch1.first_ddp import checks as ddp_checks
+from graders.judge.strategies import smallest_first
 from graders.plugin import exercise
 from graders.plugin.profiles import fewer_examples
-from graders.strategies import smallest_first
 
 #: a launch costs about a second: a third of the profile's examples (the explicit ones first)
 FEW = fewer_examples(1 / 3, minimum=3)

@@ -9,8 +9,8 @@ integer, or inconsistent with another; ``pick_backend`` picks NCCL for CUDA devi
 from hypothesis import given
 
 from graders.chapters.ch1 import cases, checks, tasks
+from graders.judge.strategies import smallest_first
 from graders.plugin import exercise
-from graders.strategies import smallest_first
 
 
 @exercise("ch1.read_dist_env", part="result")

@@ -10,8 +10,8 @@ one block's forward (a saved-tensors hook, per storage), in each recompute mode.
 from hypothesis import given
 
 from graders.chapters.ch1 import cases, checks, tasks
+from graders.judge.strategies import smallest_first
 from graders.plugin import exercise
-from graders.strategies import smallest_first
 
 
 @exercise("ch1.count_parameters", part="result")

@@ -9,11 +9,10 @@ it does not hold (those are NaN on it).
 
 from hypothesis import given
 
-from graders.chapters.ch10 import parallel_cases as cases
-from graders.chapters.ch10 import parallel_checks as checks
 from graders.chapters.ch10 import tasks
+from graders.chapters.ch10.expert_parallel import cases, checks
+from graders.judge.strategies import smallest_first
 from graders.plugin import exercise
-from graders.strategies import smallest_first
 
 EDGES = cases.EXPERT_PARALLEL_EDGES
 

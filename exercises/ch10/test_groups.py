@@ -7,11 +7,10 @@ all-reduced over every data-parallel rank and each expert's over its own group o
 
 from hypothesis import given
 
-from graders.chapters.ch10 import parallel_cases as cases
-from graders.chapters.ch10 import parallel_checks as checks
 from graders.chapters.ch10 import tasks
+from graders.chapters.ch10.expert_parallel import cases, checks
+from graders.judge.strategies import smallest_first
 from graders.plugin import exercise
-from graders.strategies import smallest_first
 
 
 @exercise("ch10.expert_data_parallel_ranks", part="result")

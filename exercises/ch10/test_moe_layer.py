@@ -8,8 +8,8 @@ backward.
 from hypothesis import given
 
 from graders.chapters.ch10 import cases, checks, tasks
+from graders.judge.strategies import smallest_first
 from graders.plugin import exercise
-from graders.strategies import smallest_first
 
 
 @exercise("ch10.moe_layer", part="result")

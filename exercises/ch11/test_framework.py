@@ -8,10 +8,12 @@ needs (bounded both ways); and each rank must keep only its own share of the mod
 
 from hypothesis import given
 
-from graders.chapters.ch11 import tasks, training_cases, training_checks
+from graders.chapters.ch11 import tasks
+from graders.chapters.ch11.framework import cases as training_cases
+from graders.chapters.ch11.framework import checks as training_checks
+from graders.judge.strategies import smallest_first
 from graders.plugin import exercise
 from graders.plugin.profiles import fewer_examples
-from graders.strategies import smallest_first
 
 #: a whole training run on up to 8 processes on two cores: an eighth of the profile's examples, at
 #: least 3, after the two explicit ones (a run is shared by the three parts when their cases agree)

@@ -7,8 +7,8 @@ cross nodes, and an order that keeps the busiest groups inside nodes as well as 
 from hypothesis import given
 
 from graders.chapters.ch11 import cases, checks, tasks
+from graders.judge.strategies import smallest_first
 from graders.plugin import exercise
-from graders.strategies import smallest_first
 
 NODES = cases.layouts(gpus=(1, 2, 4, 8))
 

@@ -8,9 +8,10 @@ that does, and a request nothing fits must be refused with ``ValueError``.
 
 from hypothesis import given
 
-from graders.chapters.ch11 import checks, plan_cases, tasks
+from graders.chapters.ch11 import checks, tasks
+from graders.chapters.ch11.planner import cases as plan_cases
+from graders.judge.strategies import smallest_first
 from graders.plugin import exercise
-from graders.strategies import smallest_first
 
 
 @exercise("ch11.memory_per_gpu", part="result")

@@ -8,9 +8,9 @@ must sum them.
 from hypothesis import given
 
 from graders.chapters.ch11 import cases, checks, tasks
+from graders.judge.strategies import smallest_first
 from graders.plugin import exercise
 from graders.plugin.profiles import fewer_examples
-from graders.strategies import smallest_first
 
 #: a world of up to 8 processes on two cores: half of the profile's examples
 HALF = fewer_examples(1 / 2)

@@ -8,8 +8,8 @@ dimensions at once, against Megatron-Core's convention (the first name of ``orde
 from hypothesis import given
 
 from graders.chapters.ch11 import cases, checks, tasks
+from graders.judge.strategies import smallest_first
 from graders.plugin import exercise
-from graders.strategies import smallest_first
 
 EDGES = cases.LAYOUT_EDGES
 

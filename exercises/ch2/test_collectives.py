@@ -8,8 +8,8 @@ The named edge cases (``graders/chapters/ch2/cases.py``) run first, smallest fir
 from hypothesis import given
 
 from graders.chapters.ch2 import cases, checks, tasks
+from graders.judge.strategies import smallest_first
 from graders.plugin import exercise
-from graders.strategies import smallest_first
 
 ALL_OPS = cases.OPS
 EDGE = cases.edge_collectives()

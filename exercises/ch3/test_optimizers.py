@@ -9,8 +9,8 @@ the optimizer keeps alive afterwards must be the state its update needs, no more
 from hypothesis import given
 
 from graders.chapters.ch3 import cases, checks, tasks
+from graders.judge.strategies import smallest_first
 from graders.plugin import exercise
-from graders.strategies import smallest_first
 
 
 @exercise("ch3.sgd", part="result")

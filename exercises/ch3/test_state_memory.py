@@ -8,8 +8,8 @@ a real training step of the kit's GPT leaves: fp32 masters and optimizer state p
 from hypothesis import given
 
 from graders.chapters.ch3 import cases, checks, tasks
+from graders.judge.strategies import smallest_first
 from graders.plugin import exercise
-from graders.strategies import smallest_first
 
 
 @exercise("ch3.optimizer_state_bytes", part="measured")

@@ -10,10 +10,12 @@ collective of the optimizer's own.
 
 from hypothesis import example, given
 
-from graders.chapters.ch5 import cases, checks, infinity_checks, infinity_tasks
-from graders.messages import say
+from graders.chapters.ch5 import cases, checks
+from graders.chapters.ch5.infinity import checks as infinity_checks
+from graders.chapters.ch5.infinity import tasks as infinity_tasks
 from graders.plugin import exercise
 from graders.plugin.profiles import fewer_examples
+from graders.words.messages import say
 
 #: the structural parts re-run the same training: a quarter of the profile's examples each
 STRUCTURE = fewer_examples(1 / 4)

@@ -1,6 +1,6 @@
 """Chapter 6 graders: the tensor-parallel blocks (``blocks.py``).
 
-Every property builds your block from the single-device block's weights (``graders/models.py``),
+Every property builds your block from the single-device block's weights (``graders/training/gpt.py``),
 runs it forward and backward on 1-4 real gloo ranks, and compares the output, the input's
 gradient and every parameter's gradient (put together from the ranks' shards) with one device.
 The trace must show one all-reduce each way (an all-gather plus a reduce-scatter under sequence
@@ -9,12 +9,11 @@ parallelism), and sequence parallelism must shrink what LayerNorm and dropout sa
 
 from hypothesis import given
 
-from graders.chapters.ch6 import block_cases as cases
-from graders.chapters.ch6 import block_checks as checks
 from graders.chapters.ch6 import tasks
+from graders.chapters.ch6.blocks import cases, checks
+from graders.judge.strategies import smallest_first
 from graders.plugin import exercise
 from graders.plugin.profiles import fewer_examples
-from graders.strategies import smallest_first
 
 #: a block builds two models and runs six collectives per example: half the profile's examples
 HALF = fewer_examples(1 / 2)

@@ -8,10 +8,11 @@ cross-entropy with ``F.embedding`` and ``F.cross_entropy``.
 
 from hypothesis import given
 
-from graders.chapters.ch6 import cases, checks, tasks, vocab_checks
+from graders.chapters.ch6 import cases, checks, tasks
+from graders.chapters.ch6.vocab import checks as vocab_checks
+from graders.judge.strategies import smallest_first
 from graders.plugin import exercise
 from graders.plugin.profiles import fewer_examples
-from graders.strategies import smallest_first
 
 #: the DTensor cross-checks build a device mesh and torch's plan every example: half as many
 HALF = fewer_examples(1 / 2)

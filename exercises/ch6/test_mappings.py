@@ -8,9 +8,9 @@ none) that each direction needs.
 from hypothesis import given
 
 from graders.chapters.ch6 import cases, checks, tasks
+from graders.judge.strategies import smallest_first
 from graders.plugin import exercise
 from graders.plugin.profiles import fewer_examples
-from graders.strategies import smallest_first
 
 #: a mapping is one collective on a small tensor, and its two directions re-run the same task:
 #: half the profile's examples each

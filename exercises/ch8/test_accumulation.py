@@ -9,8 +9,8 @@ exactly one all-reduce of the whole gradient per optimizer step.
 from hypothesis import given
 
 from graders.chapters.ch8 import cases, checks, tasks
+from graders.judge.strategies import smallest_first
 from graders.plugin import exercise
-from graders.strategies import smallest_first
 
 EDGES = cases.ACCUMULATION_EDGES
 

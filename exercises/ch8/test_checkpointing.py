@@ -10,8 +10,8 @@ it.
 from hypothesis import given
 
 from graders.chapters.ch8 import cases, checks, tasks
+from graders.judge.strategies import smallest_first
 from graders.plugin import exercise
-from graders.strategies import smallest_first
 
 EDGES = cases.CHECKPOINT_EDGES
 

@@ -9,11 +9,10 @@ the fp32 product.
 
 from hypothesis import given
 
-from graders.chapters.ch8 import fp8_cases as cases
-from graders.chapters.ch8 import fp8_checks as checks
 from graders.chapters.ch8 import tasks
+from graders.chapters.ch8.fp8 import cases, checks
+from graders.judge.strategies import smallest_first
 from graders.plugin import exercise
-from graders.strategies import smallest_first
 
 
 @exercise("ch8.quantize_fp8", part="result")

@@ -9,8 +9,8 @@ does. The scales, the skipped steps, the unscaled gradients and the parameters m
 from hypothesis import given
 
 from graders.chapters.ch8 import cases, checks, tasks
+from graders.judge.strategies import smallest_first
 from graders.plugin import exercise
-from graders.strategies import smallest_first
 
 
 @exercise("ch8.dynamic_loss_scaler", part="scale")

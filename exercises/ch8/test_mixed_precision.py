@@ -8,9 +8,10 @@ the bytes alive between steps must be the parameters, the masters and AdamW's mo
 
 from hypothesis import given
 
-from graders.chapters.ch8 import cases, precision_checks, tasks
+from graders.chapters.ch8 import cases, tasks
+from graders.chapters.ch8.mixed_precision import checks as precision_checks
+from graders.judge.strategies import smallest_first
 from graders.plugin import exercise
-from graders.strategies import smallest_first
 
 
 @exercise("ch8.mixed_precision_trainer", part="result")

@@ -8,8 +8,8 @@ live ledger's largest storage must be one block of scores, never the ``seq × se
 from hypothesis import given
 
 from graders.chapters.ch9 import cases, checks, tasks
+from graders.judge.strategies import smallest_first
 from graders.plugin import exercise
-from graders.strategies import smallest_first
 
 
 @exercise("ch9.blockwise_attention", part="result")

@@ -8,9 +8,11 @@ come back from the shards, and every rank must hold the same number of unmasked 
 
 from hypothesis import given
 
-from graders.chapters.ch9 import ring_checks, tasks, zigzag_cases
+from graders.chapters.ch9 import tasks
+from graders.chapters.ch9.ring import checks as ring_checks
+from graders.chapters.ch9.ring import zigzag_cases
+from graders.judge.strategies import smallest_first
 from graders.plugin import exercise
-from graders.strategies import smallest_first
 
 
 @exercise("ch9.zigzag_shard", part="round_trip")

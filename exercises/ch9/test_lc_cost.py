@@ -8,9 +8,11 @@ on the wire when the kit's own Ring Attention and Ulysses ran on real gloo world
 
 from hypothesis import given
 
-from graders.chapters.ch9 import cost_cases, cost_checks, tasks
+from graders.chapters.ch9 import tasks
+from graders.chapters.ch9.lc_cost import cases as cost_cases
+from graders.chapters.ch9.lc_cost import checks as cost_checks
+from graders.judge.strategies import smallest_first
 from graders.plugin import exercise
-from graders.strategies import smallest_first
 
 
 @exercise("ch9.score_bytes", part="formula")

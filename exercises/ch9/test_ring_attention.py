@@ -9,9 +9,10 @@ Over the zigzag layout (``layout="zigzag"``) the result must be the same attenti
 
 from hypothesis import given
 
-from graders.chapters.ch9 import cases, ring_checks, tasks
+from graders.chapters.ch9 import cases, tasks
+from graders.chapters.ch9.ring import checks as ring_checks
+from graders.judge.strategies import smallest_first
 from graders.plugin import exercise
-from graders.strategies import smallest_first
 
 
 @exercise("ch9.ring_attention", part="result")

@@ -9,8 +9,8 @@ raise a ``ValueError`` naming both numbers.
 from hypothesis import given
 
 from graders.chapters.ch9 import cases, checks, tasks
+from graders.judge.strategies import smallest_first
 from graders.plugin import exercise
-from graders.strategies import smallest_first
 
 
 @exercise("ch9.ulysses_attention", part="result")

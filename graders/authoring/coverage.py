@@ -5,7 +5,7 @@ that treats a global ``src`` as a group rank only shows on a subgroup whose grou
 from its global ranks; one that accumulates float64 in float32 only with two ranks and data.
 :func:`facets` says which of those places a case reaches; :func:`shares` what share of a list
 of cases reaches each. Cases are the chapters' dataclasses: ``world_size`` and, where the
-property takes ``group=``, ``group`` (``ranks`` and ``n`` from ``graders.strategies.GroupMembers``),
+property takes ``group=``, ``group`` (``ranks`` and ``n`` from ``graders.judge.strategies.GroupMembers``),
 optionally ``dtype``, ``numel`` (elements that must travel) and ``rooted`` / ``root``.
 """
 

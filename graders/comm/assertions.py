@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from graders import checks
 from graders.comm import trace_picture
 from graders.comm.trace import Traces
-from graders.messages import Text, say
+from graders.judge import checks
+from graders.words.messages import Text, say
 
 
 def fail(traces: Traces, message: Text, case=None, hint: Text | str = "") -> None:
-    """:func:`graders.checks.fail`, with the picture of ``traces``."""
+    """:func:`graders.judge.checks.fail`, with the picture of ``traces``."""
     checks.fail(message, case, hint, picture=trace_picture.picture(traces))
 
 

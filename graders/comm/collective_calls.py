@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from graders.comm.assertions import fail
 from graders.comm.trace import ALL_GATHERS, ALL_REDUCES, REDUCE_SCATTERS, Event, Traces
-from graders.messages import Text, say
+from graders.words.messages import Text, say
 
 FAMILIES = {"all_reduce": ALL_REDUCES, "all_gather": ALL_GATHERS, "reduce_scatter": REDUCE_SCATTERS}
 

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from graders.comm.trace import Event
-from graders.messages import Text, say
+from graders.words.messages import Text, say
 
 
 @dataclass(frozen=True)

@@ -19,11 +19,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from graders import figures
 from graders.comm.trace import Event, Traces
-from graders.figures import Picture
-from graders.i18n import t
-from graders.messages import each_lang
+from graders.judge import figures
+from graders.judge.figures import Picture
+from graders.words.messages import each_lang
+from graders.words.vocabulary import t
 
 MAX_RANKS = 8  # a bigger world, or a longer trace, is not drawn in the terminal
 MAX_CALLS = 48  # a ring all-reduce over 4 ranks makes 48

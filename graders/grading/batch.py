@@ -4,7 +4,7 @@
 students whose stored result is still valid (:mod:`graders.grading.store`), grades the others
 with ``jobs`` at a time, on this machine (threads driving one warm server) or on a Dask
 cluster, and saves each result the moment it is complete. The teacher-facing files are written
-only once every student has a result (:mod:`graders.grading.outputs`).
+only once every student has a result (:mod:`graders.grading.reports.outputs`).
 """
 
 from __future__ import annotations
@@ -23,9 +23,10 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from graders import catalog
-from graders.grading import runner, sandbox
+from graders.grading import sandbox
+from graders.grading import sandboxed_run as runner
 from graders.grading.intake import Staged
-from graders.grading.outputs import failure_kinds
+from graders.grading.reports.outputs import failure_kinds
 from graders.grading.result import Settings, StudentResult
 from graders.grading.store import ResultStore
 from graders.grading.text import one_line

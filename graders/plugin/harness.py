@@ -13,7 +13,7 @@ from collections import defaultdict
 from graders.comm.static_scan import BYPASS, MEMORY, REVIEW, scan_file
 from graders.errors import BannedCall, IntegrityFailure, NotStarted, SubmissionError
 from graders.impl import Impl
-from graders.messages import labelled, say
+from graders.words.messages import labelled, say
 from graders.world.backend import NeedsHardware
 from graders.world.pool import RunResult, WorldPool
 from graders.world.task import TaskSpec, spec_of

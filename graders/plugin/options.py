@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from graders import config as dtlab_config
-from graders.i18n import LANGS
+from graders.words.vocabulary import LANGS
 from graders.world.backend import BACKENDS, NeedsHardware, place
 
 

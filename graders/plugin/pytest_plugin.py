@@ -21,11 +21,11 @@ import pytest
 
 from graders import config as dtlab_config
 from graders.errors import BannedCall, FailureKind, GradingFailure, Halt, NotStarted, StudentError
-from graders.i18n import t
 from graders.impl import Impl, ImplNotFound
 from graders.plugin.marker import MARKER
 from graders.plugin.options import check_backend, no_world_here
 from graders.plugin.results import FAILED, NOT_RUN, NOT_STARTED, PASSED, Gradebook
+from graders.words.vocabulary import t
 
 #: hidden graders are files named ``test_hidden_*.py`` (``hidden/chN/``, and ``dtlab grade``'s suite)
 HIDDEN_PREFIX = "test_hidden"
@@ -162,7 +162,7 @@ def _cluster():
     spec = dtlab_config.torchrun_world()
     if not spec:
         return None
-    from graders.world.remote import Cluster
+    from graders.world.job.cluster import Cluster
 
     return Cluster.connect(spec)
 
@@ -328,7 +328,7 @@ def _draw_figures(config: pytest.Config, excinfo, exercise_id: str, part: str) -
     """PNG pictures the failed check attached, drawn beside the JSON report (when one is written)."""
     from pathlib import Path
 
-    from graders import figures
+    from graders.judge import figures
 
     report = config.getoption("dtlab_report")
     attached = figures.figures_of(excinfo.value)
@@ -343,7 +343,7 @@ def _write_pngs(item: pytest.Item, excinfo) -> None:
     """``--png DIR``: the failed test's pictures as ``DIR/<chapter>.<test file>.<test>-<name>.png``."""
     from pathlib import Path
 
-    from graders import figures
+    from graders.judge import figures
 
     folder = item.config.getoption("dtlab_png")
     attached = figures.figures_of(excinfo.value)
@@ -357,7 +357,7 @@ def _png_summary(terminalreporter, config: pytest.Config, lang: str) -> None:
     folder = config.getoption("dtlab_png")
     if not folder:
         return
-    from graders import figures
+    from graders.judge import figures
 
     if not figures.matplotlib_available():
         terminalreporter.write_line(f"dtlab: {t('png:no matplotlib', lang)}")

@@ -11,7 +11,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from graders import catalog
-from graders.i18n import part_name, t
+from graders.words.vocabulary import part_name, t
 
 PASSED, FAILED, NOT_STARTED, NOT_RUN = "passed", "failed", "not started", "not run"
 #: what a part graded by several tests shows: the worst of its tests' statuses. A test that did not

@@ -1,7 +1,7 @@
 """``dtlab check chN [EXERCISE]``: grade one chapter or one exercise with the student profile and
 say, per failing part, what was expected and what was seen, on which rank, the smallest example
 and the hint, without pytest's tracebacks; ``--explain`` adds the exercise's theory recap and
-its hints, level by level (:mod:`graders.hints`). Then the points table.
+its hints, level by level (:mod:`graders.words.hints`). Then the points table.
 
 Checking a whole chapter grades exactly what ``dtlab progress`` would, so its result is stored
 in the progress file too.
@@ -14,14 +14,14 @@ from pathlib import Path
 
 from graders import catalog
 from graders.grading.text import clean
-from graders.i18n import t
 from graders.impl import KIT_ROOT, Impl
 from graders.plugin.results import FAILED, NOT_RUN, NOT_STARTED, PASSED, ExerciseRow, Gradebook, PartResult
-from graders.student import runner
+from graders.student import chapter_run as runner
 from graders.student.failures import parse
 from graders.student.fingerprint import PROFILE, chapter_key
 from graders.student.progress import graded_record
 from graders.student.state import DEFAULT_PATH, ProgressState
+from graders.words.vocabulary import t
 
 MAX_BODY_LINES = 24
 INDENT = "    "
@@ -56,7 +56,7 @@ def _indented(lines: list[str]) -> list[str]:
 
 
 def _level_one_hint(exercise_id: str, lang: str) -> list[str]:
-    from graders import hints
+    from graders.words import hints
 
     try:
         return hints.hints(exercise_id, lang)[:1]
@@ -107,7 +107,7 @@ def _not_done(part: PartResult, lang: str) -> str:
 def explanation(exercise_id: str, lang: str) -> list[str]:
     """The exercise's theory recap, and where its graded hints are (``dtlab hint`` gives them one
     level at a time, so they are not all printed here)."""
-    from graders import hints
+    from graders.words import hints
 
     chapter, name = exercise_id.split(".", 1)
     lines = ["", f"{exercise_id} · {t('recap', lang)}:"]

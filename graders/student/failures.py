@@ -1,7 +1,7 @@
 """A failed part's message, cut into what a student reads first: what was expected and what was
 seen, on which rank, the smallest failing example, and the hint.
 
-The graders already write all of it into their messages (``graders.checks.fail`` ends a message
+The graders already write all of it into their messages (``graders.judge.checks.fail`` ends a message
 with ``example: <case>`` and ``GradingFailure`` with ``hint: ...``; a worker's exception adds
 the rank and its traceback); this only finds the pieces again.
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from graders.i18n import LANGS, t
+from graders.words.vocabulary import LANGS, t
 
 _RANK = re.compile(r"\branks? (\d+(?:, \d+)*)\b")  # the same word in Vietnamese
 _EXAMPLES = tuple(f"{t('example', lang)}: " for lang in LANGS)  # "example: ", "ví dụ: "

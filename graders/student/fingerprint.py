@@ -16,7 +16,7 @@ from graders.impl import KIT_ROOT, Impl
 #: the hypothesis profile every student command grades with
 PROFILE = "student"
 #: what in graders/ a grading run never imports (the layers above the pytest plugin)
-_NOT_GRADING = ("authoring", "grading", "student", "cli.py", "__main__.py")
+_NOT_GRADING = ("authoring", "grading", "student", "cli", "__main__.py")
 
 
 def kit_files(chapter: str, kit_root: Path = KIT_ROOT) -> list[Path]:

@@ -14,11 +14,11 @@ from dataclasses import astuple, dataclass
 from pathlib import Path
 
 from graders import catalog
-from graders.i18n import t
 from graders.impl import KIT_ROOT, Impl
-from graders.student import runner
+from graders.student import chapter_run as runner
 from graders.student.fingerprint import chapter_key
 from graders.student.state import DEFAULT_PATH, ChapterRecord, ProgressState
+from graders.words.vocabulary import t
 
 # the statuses of graders.plugin.results (not imported: it would import pytest)
 PASSED, NOT_STARTED = "passed", "not started"

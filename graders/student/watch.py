@@ -25,11 +25,11 @@ import pytest
 
 from graders import catalog
 from graders import config as dtlab_config
-from graders.i18n import t
 from graders.impl import KIT_ROOT, Impl
 from graders.plugin.pytest_plugin import gradebook_of, lend_worlds
 from graders.plugin.results import Gradebook
 from graders.student.watch_changes import content_digest, file_states, snapshot
+from graders.words.vocabulary import t
 
 SETTLE_S = 0.02  # a changed file is read once it has not changed again for this long
 SETTLE_MAX_S = 1.0  # ... or once this long has passed since the change was seen

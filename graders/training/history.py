@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import torch
 
-from graders.checks import assert_tensor_equal, fail
 from graders.errors import GradingFailure
-from graders.messages import say
+from graders.judge.checks import assert_tensor_equal, fail
+from graders.words.messages import say
 
 #: (rtol, atol) per dtype for parameters after a few optimizer steps. A parallel run sums the
 #: gradient average in another order than one device; in float32 that moves parameters by a

@@ -23,9 +23,9 @@ from pathlib import Path
 
 import torch
 
-from graders import figures
-from graders.figures import Picture
-from graders.messages import Text, each_lang, in_lang, say
+from graders.judge import figures
+from graders.judge.figures import Picture
+from graders.words.messages import Text, each_lang, in_lang, say
 
 
 def storage_key(tensor: torch.Tensor) -> tuple[int, int]:
@@ -121,7 +121,7 @@ def render_bars(
     ``ledgers[rank][category]`` is measured bytes; ``limits[category]`` is the promised
     maximum, for every rank or per rank (``{rank: bytes}``); ``totals[category]`` the promised
     maximum summed over the ranks (a line ``sum`` per category, no bar). A value over its
-    limit ends in ✗. ``title`` and the categories may be :class:`graders.messages.Text`: the
+    limit ends in ✗. ``title`` and the categories may be :class:`graders.words.messages.Text`: the
     bars are drawn in every language.
     """
     per_rank, summed = _bars(ledgers, limits, labels, totals)

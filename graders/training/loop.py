@@ -14,8 +14,8 @@ from contextlib import AbstractContextManager
 import torch
 from torch import nn
 
-from graders.training.models import Batch, lm_loss, logits_loss, named_parameters
 from graders.training.optimizers import FunctionalOptimizer, OptimizerSpec
+from graders.training.tiny_lm import Batch, lm_loss, logits_loss, named_parameters
 
 
 def trainable(model: nn.Module) -> list[nn.Parameter]:

@@ -97,7 +97,7 @@ def plain_training_peaks(model: torch.nn.Module, batch) -> dict[str, int]:
     * ``backward_working_set``: the most bytes born in backward alive at once that are not a
       parameter's gradient: the gradients of activations that autograd passes along.
     """
-    from graders.training.models import logits_loss
+    from graders.training.tiny_lm import logits_loss
 
     ledger = LiveLedger()
     grads = {}  # id(storage) -> bytes of the parameters' gradients accumulated so far

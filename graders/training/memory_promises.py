@@ -24,10 +24,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from graders.checks import fail
-from graders.figures import Picture
-from graders.messages import Text, say
+from graders.judge.checks import fail
+from graders.judge.figures import Picture
 from graders.training.ledger import bars_picture
+from graders.words.messages import Text, say
 
 
 @dataclass(frozen=True)

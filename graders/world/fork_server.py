@@ -95,7 +95,7 @@ def _become_rank(rank: int, conn_fd: int, request: dict) -> None:
 
 
 def _launch(ctrl: socket.socket, request: dict) -> None:
-    """Fork the agent of a launched world (:func:`graders.world.launched.serve_launch`), the
+    """Fork the agent of a launched world (:func:`graders.world.launched.ranks.serve_launch`), the
     leader of a new process group its ranks join."""
     pid = os.fork()
     if pid == 0:  # the agent
@@ -106,7 +106,7 @@ def _launch(ctrl: socket.socket, request: dict) -> None:
             redirect_output(log_fd)
             os.chdir(request["dir"])
             die_with_parent()
-            from graders.world.launched import serve_launch
+            from graders.world.launched.ranks import serve_launch
 
             serve_launch(request)
         finally:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from graders.i18n import t
+from graders.words.vocabulary import t
 
 #: (key, pattern) in the order tried; the words are ``gloo:<key>`` and ``gloo:<key>:hint`` in i18n
 KNOWN: tuple[tuple[str, re.Pattern], ...] = (

@@ -28,12 +28,12 @@ from graders.errors import (
     StudentError,
     TaskHang,
 )
-from graders.messages import Text, each_lang, in_lang, labelled, say
+from graders.words.messages import Text, each_lang, in_lang, labelled, say
 from graders.world import gloo_errors, reports
 from graders.world.backend import BACKENDS, Placement, gpu_count, place
 from graders.world.case_digest import case_digest
 from graders.world.fork_server import ForkServer
-from graders.world.launched_world import LaunchedWorld
+from graders.world.launched.world import LaunchedWorld
 from graders.world.process_world import Collected, ProcessWorld
 from graders.world.task import TaskSpec, spec_of
 
@@ -47,7 +47,7 @@ OUTCOMES_KEPT = 64
 def _graded_digest(location: tuple) -> str:
     """A digest of the graded ``.py`` files (names and bytes): the chapter's, and those of the
     chapters it builds on."""
-    from graders.world.student import ImplLocation, chapter_folders
+    from graders.world.graded_import import ImplLocation, chapter_folders
 
     digest = hashlib.sha256()
     for chapter, folder in chapter_folders(ImplLocation(*location)).items():
@@ -88,7 +88,7 @@ class WorldPool:
         backend: str | None = None,
         cluster=None,
     ):
-        """``cluster``: a :class:`graders.world.remote.Cluster` whose ranks make the worlds (a
+        """``cluster``: a :class:`graders.world.job.cluster.Cluster` whose ranks make the worlds (a
         torchrun-launched job), instead of ranks forked here."""
         self.deadline = config.deadline() if deadline is None else deadline
         self.pg_timeout = pg_timeout
@@ -129,7 +129,7 @@ class WorldPool:
 
     def _boot(self, size: int) -> ProcessWorld:
         if self.cluster is not None:
-            from graders.world.remote import RemoteWorld
+            from graders.world.job.cluster import RemoteWorld
 
             world = RemoteWorld(size, self.cluster, self.placement(size), self.pg_timeout)
         else:
@@ -350,6 +350,6 @@ def _raise_for_errors(replies: list[dict], spec: TaskSpec, example: Text | str =
 
 def _graded_root(location: tuple) -> str:
     """The folder whose files a report shows as graded code (see ``ImplLocation.graded_root``)."""
-    from graders.world.student import ImplLocation
+    from graders.world.graded_import import ImplLocation
 
     return ImplLocation(*location).graded_root

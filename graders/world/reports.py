@@ -12,12 +12,12 @@ import json
 import os
 import re
 
-from graders.i18n import t
-from graders.messages import Text, each_lang, in_lang, join, say
+from graders.words.messages import Text, each_lang, in_lang, join, say
+from graders.words.vocabulary import t
 from graders.world import gloo_errors
 from graders.world.process_world import Collected, ProcessWorld
 
-#: Reports are :class:`graders.messages.Text`: English as a ``str``, every language inside.
+#: Reports are :class:`graders.words.messages.Text`: English as a ``str``, every language inside.
 _SIGNAL_HINTS = {
     "SIGABRT": say("crash:SIGABRT:hint"),
     "SIGSEGV": say("crash:SIGSEGV:hint"),

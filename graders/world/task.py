@@ -160,7 +160,7 @@ class TaskContext:
 
         The module is imported fresh once per task; later blocks in the same task reuse it.
         """
-        from graders.world.student import import_student_module
+        from graders.world.graded_import import import_student_module
 
         with self._guarded():
             yield import_student_module(self.location, module or self.spec.module)
@@ -187,7 +187,7 @@ class TaskContext:
         ``torchrun`` runs a script. ``sys.exit()`` with no code or 0 ends it normally."""
         import runpy
 
-        from graders.world.student import MissingModule
+        from graders.world.graded_import import MissingModule
 
         path = os.path.join(self.location.chapter_dir, self.spec.module + ".py")
         if not os.path.isfile(path):
@@ -210,7 +210,7 @@ class TaskContext:
         defines. A class that inherits, or borrows as a method, what the exercise asks the student
         to write (``class Adam(torch.optim.Adam)``, ``step = torch.optim.SGD.step``) would run it
         when the kit calls it, where the guard cannot tell: refused as that object, banned."""
-        from graders.world.student import foreign_code
+        from graders.world.graded_import import foreign_code
 
         cls = getattr(module, name)
         found = foreign_code(cls, self.location.graded_root, bases) if isinstance(cls, type) else None

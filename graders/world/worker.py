@@ -116,12 +116,12 @@ def preload() -> None:
 
     import graders.comm.recorder  # noqa: F401
     import graders.comm.trace  # noqa: F401
-    import graders.world.launched
-    import graders.world.student  # noqa: F401
+    import graders.world.graded_import  # noqa: F401
+    import graders.world.launched.ranks
     import graders.world.task  # noqa: F401
     import graders.world.wire  # noqa: F401
 
-    graders.world.launched.preload()
+    graders.world.launched.ranks.preload()
     _import_chapter_tasks()
     _import_banned_modules()
     # Everything imported so far lives as long as the process: keep it out of the cyclic
@@ -140,7 +140,7 @@ def _import_banned_modules() -> None:
 class TaskServer:
     """One rank that runs grader tasks: its status board, note, stack file and captured output,
     its recorder and state guard. :class:`Worker` is one that joined a persistent world; a rank of
-    a world torchrun's launcher started (:mod:`graders.world.launched`) is another, whose graded
+    a world torchrun's launcher started (:mod:`graders.world.launched.ranks`) is another, whose graded
     program makes its process group itself."""
 
     #: the task must leave the world's process group alive (a persistent world's is shared)
@@ -174,7 +174,7 @@ class TaskServer:
         """The state guard's snapshot of torch and the kit's task modules (after the process group
         exists: joining one sets attributes the snapshot must hold)."""
         import graders.comm.recorder
-        import graders.world.student
+        import graders.world.graded_import
         import graders.world.task
         import graders.world.values
         import graders.world.wire
@@ -182,12 +182,12 @@ class TaskServer:
         kit_modules = (
             graders.world.task,
             graders.comm.recorder,
-            graders.world.student,
+            graders.world.graded_import,
             graders.world.wire,
             graders.world.values,
             sys.modules[__name__],
         )
-        self.state_guard = graders.world.student.StateGuard(extra_modules=kit_modules)
+        self.state_guard = graders.world.graded_import.StateGuard(extra_modules=kit_modules)
 
     def set_note(self, text: str) -> None:
         """What the grader says this rank is doing, shown in a hang or crash report."""
@@ -201,7 +201,12 @@ class TaskServer:
         import torch.distributed as dist
 
         from graders.errors import TODO_MARKER, BannedCallError
-        from graders.world.student import ImplLocation, MissingModule, purge_student_modules, reset_numerics
+        from graders.world.graded_import import (
+            ImplLocation,
+            MissingModule,
+            purge_student_modules,
+            reset_numerics,
+        )
         from graders.world.task import TaskContext, resolve
 
         started = time.perf_counter()

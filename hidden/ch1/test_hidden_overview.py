@@ -11,8 +11,10 @@ They bring more evidence to parts the students already see, never new points:
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from graders import strategies as S
-from graders.chapters.ch1 import cases, checks, ddp_cases, ddp_checks, tasks
+from graders.chapters.ch1 import cases, checks, tasks
+from graders.chapters.ch1.first_ddp import cases as ddp_cases
+from graders.chapters.ch1.first_ddp import checks as ddp_checks
+from graders.judge import strategies as S
 from graders.plugin import exercise
 
 #: Large examples cost more: fewer of them than the profile's count, in every profile.

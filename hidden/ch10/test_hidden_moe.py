@@ -11,8 +11,10 @@ They bring more evidence to parts the students already see, never new points:
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from graders import strategies as S
-from graders.chapters.ch10 import cases, checks, parallel_cases, parallel_checks, tasks
+from graders.chapters.ch10 import cases, checks, tasks
+from graders.chapters.ch10.expert_parallel import cases as parallel_cases
+from graders.chapters.ch10.expert_parallel import checks as parallel_checks
+from graders.judge import strategies as S
 from graders.plugin import exercise
 
 #: Large examples cost more: fewer of them than the profile's count, in every profile.

@@ -12,7 +12,9 @@ Like the public cases, only cases whose loss curve float32's rounding does not m
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from graders.chapters.ch11 import tasks, training_cases, training_checks
+from graders.chapters.ch11 import tasks
+from graders.chapters.ch11.framework import cases as training_cases
+from graders.chapters.ch11.framework import checks as training_checks
 from graders.plugin import exercise
 
 #: a whole training run of a deeper model: few of them, in every profile

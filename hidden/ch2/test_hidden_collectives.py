@@ -8,11 +8,11 @@ import torch
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from graders import strategies as S
 from graders.chapters.ch2 import cases, checks, tasks
-from graders.checks import fail
-from graders.messages import Text
+from graders.judge import strategies as S
+from graders.judge.checks import fail
 from graders.plugin import exercise
+from graders.words.messages import Text
 
 SHOW = ("shape", "dtype", "op")
 #: Large examples cost more: fewer of them than the profile's count, in every profile.

@@ -12,10 +12,11 @@ import torch
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from graders.chapters.ch6 import cases, checks, tasks, vocab_checks
-from graders.checks import fail
-from graders.messages import Text
+from graders.chapters.ch6 import cases, checks, tasks
+from graders.chapters.ch6.vocab import checks as vocab_checks
+from graders.judge.checks import fail
 from graders.plugin import exercise
+from graders.words.messages import Text
 
 #: Large examples cost more: fewer of them than the profile's count, in every profile.
 LARGE = settings(max_examples=12)

@@ -10,8 +10,8 @@ They bring more evidence to parts the students already see, never new points:
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from graders import strategies as S
 from graders.chapters.ch8 import cases, checks, tasks
+from graders.judge import strategies as S
 from graders.plugin import exercise
 
 #: Large examples cost more: fewer of them than the profile's count, in every profile.

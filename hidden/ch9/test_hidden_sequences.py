@@ -8,8 +8,9 @@ gradients on a world of 4 with longer chunks, and over the zigzag layout with ch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from graders import strategies as S
-from graders.chapters.ch9 import cases, checks, ring_checks, tasks
+from graders.chapters.ch9 import cases, checks, tasks
+from graders.chapters.ch9.ring import checks as ring_checks
+from graders.judge import strategies as S
 from graders.plugin import exercise
 
 #: Large examples cost more: fewer of them than the profile's count, in every profile.

@@ -1,6 +1,6 @@
 """Chapter 1: a memory ledger for training, built by hand.
 
-The model is the kit's GPT (``graders.models.GPT``), described by :class:`GPTConfig`:
+The model is the kit's GPT (``graders.training.gpt.GPT``), described by :class:`GPTConfig`:
 
 * a token embedding ``[vocab_size, hidden]`` and a learned position embedding
   ``[max_seq_len, hidden]``;

@@ -1,5 +1,5 @@
 """The examples chapter 1 draws for ``model_memory.py`` and ``launch.py``, and their one-line
-reproductions (the first DDP script's are in :mod:`graders.chapters.ch1.ddp_cases`)."""
+reproductions (the first DDP script's are in :mod:`graders.chapters.ch1.first_ddp.cases`)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from hypothesis import strategies as st
 from torch import nn
 
-from graders.models import build_gpt
+from graders.training.gpt import build_gpt
 
 PRECISIONS = ("fp32", "mixed", "bf16")
 OPTIMIZERS = ("adam", "sgd", "sgd_momentum")

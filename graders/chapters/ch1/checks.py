@@ -17,8 +17,8 @@ import re
 from graders.chapters.ch1 import reference
 from graders.chapters.ch1.cases import VARIABLES
 from graders.chapters.ch1.tasks import LEDGER_FIELDS
-from graders.checks import fail
-from graders.messages import say
+from graders.judge.checks import fail
+from graders.words.messages import say
 
 BYTES_PER_PARAMETER_OF_MIXED_ADAM = 16
 #: an error may name the variable at fault and those it was compared with, not every variable

@@ -1,4 +1,5 @@
-"""Chapter 1's graded hints, English and Vietnamese (see ``graders.hints``); recaps live in ``recaps``."""
+"""Chapter 1's graded hints, English and Vietnamese (see ``graders.words.hints``);
+recaps live in ``recaps``."""
 
 from graders.chapters.ch1.recaps import RECAPS
 

@@ -1,4 +1,4 @@
-"""Chapter 1's theory recaps, English and Vietnamese (see ``graders.hints``)."""
+"""Chapter 1's theory recaps, English and Vietnamese (see ``graders.words.hints``)."""
 
 RECAPS: dict[str, tuple[str, str]] = {
     "count_parameters": (

@@ -16,8 +16,8 @@ from __future__ import annotations
 import torch
 import torch.nn.functional as F
 
-from graders.chapters.ch1.ddp_cases import PROCESSES, build_model, sampler_order
-from graders.models import build_gpt_block
+from graders.chapters.ch1.first_ddp.cases import PROCESSES, build_model, sampler_order
+from graders.training.gpt import build_gpt_block
 from graders.training.optimizers import FunctionalOptimizer, OptimizerSpec
 from graders.training.saved_bytes import SavedBytes
 

@@ -8,7 +8,7 @@
 * The first DDP script runs as a program in a world torchrun's launcher starts
   (``launcher="torchrun"``): each rank notes what it fed its model, what DDP synchronised, what
   it saved and printed, and its replica's weights
-  (:class:`graders.chapters.ch1.observe.ScriptObserver`). The checkpoint itself is read by the
+  (:class:`graders.chapters.ch1.first_ddp.observe.ScriptObserver`). The checkpoint itself is read by the
   driver, from the launch folder (``case.launch_outputs()``).
 """
 
@@ -19,7 +19,7 @@ from unittest import mock
 
 import torch
 
-from graders.chapters.ch1.observe import ScriptObserver
+from graders.chapters.ch1.first_ddp.observe import ScriptObserver
 from graders.training.step_ledger import measure_step
 from graders.world.task import task
 from graders.world.values import plain

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import torch
 from hypothesis import strategies as st
 
-from graders import strategies as S
+from graders.judge import strategies as S
 
 FLOATS = S.FLOAT_DTYPES
 LOGITS = ("random", "ties", "uniform", "skewed")

@@ -13,8 +13,8 @@ import torch
 from graders.chapters.ch10 import reference
 from graders.chapters.ch10.cases import capacity
 from graders.chapters.ch10.load_balance import router_picture
-from graders.checks import assert_number_close, assert_tensor_equal, fail, showing
-from graders.messages import say
+from graders.judge.checks import assert_number_close, assert_tensor_equal, fail, showing
+from graders.words.messages import say
 
 #: a layer sums its experts' outputs in another order than the written-out reference
 LAYER_TOLERANCES = {torch.float32: (1e-4, 1e-5), torch.float64: (1e-9, 1e-11)}

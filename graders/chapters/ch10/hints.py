@@ -1,4 +1,5 @@
-"""Chapter 10's graded hints, English and Vietnamese (see ``graders.hints``); recaps live in ``recaps``."""
+"""Chapter 10's graded hints, English and Vietnamese (see ``graders.words.hints``);
+recaps live in ``recaps``."""
 
 from graders.chapters.ch10.recaps import RECAPS
 

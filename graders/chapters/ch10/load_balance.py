@@ -2,15 +2,15 @@
 
 A table for the failure message (one row per rank, one column per expert, with each rank's
 capacity and the tokens it dropped) and stacked bars for the PNG.
-(:func:`graders.checks.showing` puts it on whatever failure the checks inside it raise.)
+(:func:`graders.judge.checks.showing` puts it on whatever failure the checks inside it raise.)
 """
 
 from __future__ import annotations
 
 import torch
 
-from graders import figures
-from graders.messages import say
+from graders.judge import figures
+from graders.words.messages import say
 
 
 def _table(rows: list[list[int]], capacities: list[int], dropped: list[int], labels: list[str]) -> str:

@@ -1,4 +1,4 @@
-"""Chapter 10's teaching messages in English and Vietnamese (see :mod:`graders.messages`)."""
+"""Chapter 10's teaching messages in English and Vietnamese (see :mod:`graders.words.messages`)."""
 
 from __future__ import annotations
 

@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import math
 
-from graders.chapters.ch11 import planning, reference
+from graders.chapters.ch11 import reference
 from graders.chapters.ch11.cases import DIMS
-from graders.checks import fail
-from graders.messages import say
+from graders.chapters.ch11.planner import reference as planning
+from graders.judge.checks import fail
+from graders.words.messages import say
 
 
 def _groups_hint(case):

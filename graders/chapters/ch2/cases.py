@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 import torch
 from hypothesis import strategies as st
 
-from graders import strategies as S
 from graders.chapters.ch2.reference_traffic import MEASURED
+from graders.judge import strategies as S
 
 OPS = ("sum", "avg", "max", "min")
 

@@ -17,7 +17,6 @@ import torch
 from graders.chapters.ch2 import reference
 from graders.chapters.ch2.cases import AllToAllCase, CollectiveCase
 from graders.chapters.ch2.reference_traffic import MEASURED
-from graders.checks import assert_number_close, assert_tensor_equal, assert_unchanged, fail
 from graders.comm.assertions import (
     assert_bytes_received_at_least,
     assert_bytes_sent_at_least,
@@ -30,7 +29,8 @@ from graders.comm.assertions import (
     assert_total_messages,
 )
 from graders.comm.trace import ceil_log2
-from graders.messages import Text, say
+from graders.judge.checks import assert_number_close, assert_tensor_equal, assert_unchanged, fail
+from graders.words.messages import Text, say
 
 #: bytes per peer for shapes, beyond the payload itself
 METADATA_ALLOWANCE = 128

@@ -1,4 +1,4 @@
-"""Chapter 2's graded hints and theory recaps, English and Vietnamese (see ``graders.hints``)."""
+"""Chapter 2's graded hints and theory recaps, English and Vietnamese (see ``graders.words.hints``)."""
 
 HINTS: dict[str, list[tuple[str, str]]] = {
     "ring_shift": [

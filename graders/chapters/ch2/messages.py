@@ -1,4 +1,4 @@
-"""Chapter 2's teaching messages, English and Vietnamese (see :mod:`graders.messages`)."""
+"""Chapter 2's teaching messages, English and Vietnamese (see :mod:`graders.words.messages`)."""
 
 from __future__ import annotations
 

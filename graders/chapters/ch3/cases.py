@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import torch
 from hypothesis import strategies as st
 
-from graders import strategies as S
+from graders.judge import strategies as S
 
 #: the exercise -> the class the student writes
 CLASSES = {"sgd": "SGD", "adam": "Adam", "adamw": "AdamW", "adagrad": "Adagrad", "lion": "Lion"}

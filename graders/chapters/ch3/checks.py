@@ -12,9 +12,9 @@
 from __future__ import annotations
 
 from graders.chapters.ch3 import reference
-from graders.checks import assert_tensor_equal, fail
-from graders.messages import say
+from graders.judge.checks import assert_tensor_equal, fail
 from graders.training.history import TRAINING_TOLERANCES
+from graders.words.messages import say
 
 #: bytes a step counter may take per parameter beside the per-element state (an int64 tensor)
 COUNTER_BYTES = 8

@@ -1,4 +1,4 @@
-"""Chapter 3's theory recaps, English and Vietnamese (see ``graders.hints``)."""
+"""Chapter 3's theory recaps, English and Vietnamese (see ``graders.words.hints``)."""
 
 _GRADED = (
     "Graded against torch.optim on the CPU (Lion: the paper's Algorithm 2 written out), step by step, on "

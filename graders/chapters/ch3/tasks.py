@@ -15,7 +15,7 @@ from __future__ import annotations
 import torch
 
 from graders.chapters.ch3.cases import CLASSES
-from graders.models import build_gpt
+from graders.training.gpt import build_gpt
 from graders.training.live_memory import LiveLedger
 from graders.training.step_ledger import measure_step
 from graders.world.task import task

@@ -1,7 +1,7 @@
 """The training runs chapter 4 draws, and their one-line reproductions.
 
 A :class:`TrainCase` pins everything a run depends on: the world, the group, the model
-(``graders.training.models.TinyLM``, built from ``seed``: tied, frozen, unused and indivisible
+(``graders.training.tiny_lm.TinyLM``, built from ``seed``: tied, frozen, unused and indivisible
 parameters), the dtype, the optimizer, the batches (also from ``seed``) and, for DDP, the
 bucket cap. The driver's reference and every worker rebuild the same model and data from it.
 """
@@ -14,9 +14,9 @@ from dataclasses import dataclass
 
 from hypothesis import strategies as st
 
-from graders import strategies as S
+from graders.judge import strategies as S
 from graders.training import OptimizerSpec, optimizer_specs
-from graders.training.models import Batch, TinyLM, build_model, make_batches
+from graders.training.tiny_lm import Batch, TinyLM, build_model, make_batches
 
 STEPS = 3  # the curriculum's "at least 3 optimizer steps"
 

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from graders.chapters.ch4 import reference
 from graders.chapters.ch4.cases import TrainCase, trainable_bytes
-from graders.checks import fail
 from graders.comm.assertions import assert_star, assert_traffic_at_most
 from graders.comm.overlap import describe_late, late_bucket, unreported
 from graders.comm.trace import ALL_GATHERS, ALL_REDUCES, REDUCE_SCATTERS
-from graders.messages import Text, say
+from graders.judge.checks import fail
 from graders.training import assert_history_close
+from graders.words.messages import Text, say
 
 
 def _assert_trains_like_one_device(run, case: TrainCase, hint: Text) -> None:

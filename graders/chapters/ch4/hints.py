@@ -1,4 +1,4 @@
-"""Chapter 4's graded hints and theory recaps, English and Vietnamese (see ``graders.hints``)."""
+"""Chapter 4's graded hints and theory recaps, English and Vietnamese (see ``graders.words.hints``)."""
 
 HINTS: dict[str, list[tuple[str, str]]] = {
     "param_server": [

@@ -11,8 +11,8 @@ from __future__ import annotations
 from graders.chapters.ch4 import reference
 from graders.chapters.ch4.cases import TrainCase
 from graders.chapters.ch4.checks import assert_sharded_trains_like_one_device
-from graders.messages import say
 from graders.training.memory_promises import LivePromise, assert_live_promises, single_device_activations
+from graders.words.messages import say
 
 #: bytes of bookkeeping a rank may keep beyond the promise (a step counter, a flag tensor)
 SLACK = 64

@@ -25,7 +25,7 @@ def history(case: TrainCase, *, zero_missing_grads: bool = False) -> list[dict[s
 
 @functools.lru_cache(maxsize=8)
 def _gradients(dtype: str, every_param_used: bool) -> tuple[frozenset[str], int]:
-    from graders.training.models import lm_loss, make_batches
+    from graders.training.tiny_lm import lm_loss, make_batches
 
     model = TrainCase(1, None, dtype, None, every_param_used=every_param_used).model()
     batch = make_batches(0, 1, 2)[0]

@@ -15,7 +15,7 @@ import torch
 
 from graders.training import data_parallel_steps, report_gradients_ready, trainable
 from graders.training.measured_training import MeasuredTraining
-from graders.training.models import named_parameters
+from graders.training.tiny_lm import named_parameters
 from graders.world.task import task
 from graders.world.values import plain
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass, replace
 
 from hypothesis import strategies as st
 
-from graders import strategies as S
+from graders.judge import strategies as S
 from graders.training import OptimizerSpec, optimizer_specs
 
 #: bucket caps in MB (x 2**20 bytes): about 26, 52 and 79 float32 elements, and "one bucket"

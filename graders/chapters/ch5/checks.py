@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from graders.chapters.ch5 import reference
 from graders.chapters.ch5.cases import OFFLOADS, PAPER_TABLE, CostCase, TrainCase
-from graders.checks import assert_number_close, fail
-from graders.messages import Text, each_lang, in_lang, say
+from graders.judge.checks import assert_number_close, fail
 from graders.training import assert_history_close
 from graders.training.ledger import render_bars
+from graders.words.messages import Text, each_lang, in_lang, say
 
 
 def value_of(run, rank: int, case):

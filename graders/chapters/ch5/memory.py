@@ -18,8 +18,8 @@ from __future__ import annotations
 from graders.chapters.ch5 import reference
 from graders.chapters.ch5.cases import TrainCase
 from graders.chapters.ch5.checks import assert_trained_like_one_device, value_of
-from graders.messages import say
 from graders.training.memory_promises import LivePromise, assert_live_promises, single_device_activations
+from graders.words.messages import say
 
 SLACK = reference.LIVE_SLACK_BYTES
 

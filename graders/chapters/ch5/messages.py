@@ -1,10 +1,10 @@
-"""Chapter 5's teaching messages in English and Vietnamese (see :mod:`graders.messages`): those
+"""Chapter 5's teaching messages in English and Vietnamese (see :mod:`graders.words.messages`): those
 of :mod:`.checks` here, those of the memory promises and the traffic patterns in their own modules.
 """
 
 from __future__ import annotations
 
-from graders.chapters.ch5.infinity_messages import INFINITY_MESSAGES
+from graders.chapters.ch5.infinity.messages import INFINITY_MESSAGES
 from graders.chapters.ch5.memory_messages import MEMORY_MESSAGES
 from graders.chapters.ch5.traffic_messages import TRAFFIC_MESSAGES
 

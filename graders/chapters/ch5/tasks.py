@@ -19,8 +19,8 @@ from graders.training import data_parallel_steps, report_gradients_ready, traina
 from graders.training import optimizer_log as probes
 from graders.training.ledger import storage_bytes
 from graders.training.measured_training import MeasuredTraining
-from graders.training.models import build_model, make_batches, named_parameters
 from graders.training.placement import SimulatedDevice
+from graders.training.tiny_lm import build_model, make_batches, named_parameters
 from graders.world.task import task
 from graders.world.values import plain
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 from graders.chapters.ch5 import reference
 from graders.chapters.ch5.cases import TrainCase
 from graders.chapters.ch5.checks import assert_trained_like_one_device
-from graders.checks import fail
 from graders.comm.overlap import describe_late, late_bucket, unreported
 from graders.comm.volume import ALL_GATHERS, ALL_REDUCES, REDUCE_SCATTERS, of_family, wire_bytes
-from graders.messages import Text, say
+from graders.judge.checks import fail
+from graders.words.messages import Text, say
 
 
 def _steps(traces, rank: int, case: TrainCase, *, with_ready: bool = False):

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 import torch
 from hypothesis import strategies as st
 
-from graders import strategies as S
+from graders.judge import strategies as S
 
 FLOATS = S.FLOAT_DTYPES
 

@@ -12,9 +12,9 @@ import torch
 from graders.chapters.ch6 import reference
 from graders.chapters.ch6.cases import MAPPINGS, LinearCase, MappingCase
 from graders.chapters.ch6.graph import MATMUL_NODES, PLUMBING_NODES
-from graders.checks import assert_tensor_equal, assert_unchanged, fail
 from graders.comm.collective_calls import assert_exact_calls
-from graders.messages import say
+from graders.judge.checks import assert_tensor_equal, assert_unchanged, fail
+from graders.words.messages import say
 
 #: a block sums over more terms in another order than one device does
 BLOCK_TOLERANCES = {torch.float32: (1e-3, 1e-4), torch.float64: (1e-9, 1e-11)}

@@ -1,4 +1,5 @@
-"""Chapter 6's graded hints, English and Vietnamese (see ``graders.hints``); the recaps live in ``recaps``."""
+"""Chapter 6's graded hints, English and Vietnamese (see ``graders.words.hints``);
+the recaps live in ``recaps``."""
 
 from graders.chapters.ch6.recaps import RECAPS
 
@@ -256,9 +257,9 @@ HINTS: dict[str, list[tuple[str, str]]] = {
     "parallel_mlp": [
         (
             "Read blocks.py's docstring and the README's 'Blocks' paragraph; the single-device MLPBlock in "
-            "graders/models.py is the block you must equal, and state is its state_dict().",
+            "graders/training/gpt.py is the block you must equal, and state is its state_dict().",
             "Đọc docstring của blocks.py và đoạn «Blocks» trong README; MLPBlock chạy trên một thiết bị "
-            "trong graders/models.py là block bạn phải khớp, và state là state_dict() của nó.",
+            "trong graders/training/gpt.py là block bạn phải khớp, và state là state_dict() của nó.",
         ),
         (
             "Build from state: self.ln a LayerNorm with state's ln.weight and ln.bias (the stub's "
@@ -287,12 +288,12 @@ HINTS: dict[str, list[tuple[str, str]]] = {
     ],
     "parallel_attention": [
         (
-            "Read the ParallelAttention contract in blocks.py and AttentionBlock in graders/models.py: head "
-            "i uses features i·d … (i+1)·d of q, k and v, with d = hidden / heads, and the attention is "
+            "Read the ParallelAttention contract in blocks.py and AttentionBlock in graders/training/gpt.py: "
+            "head i uses features i·d … (i+1)·d of q, k and v, with d = hidden / heads, and the attention is "
             "causal.",
-            "Đọc hợp đồng của ParallelAttention trong blocks.py và AttentionBlock trong graders/models.py: "
-            "head i dùng các feature i·d … (i+1)·d của q, k và v, với d = hidden / heads, và attention là "
-            "causal.",
+            "Đọc hợp đồng của ParallelAttention trong blocks.py và AttentionBlock trong "
+            "graders/training/gpt.py: head i dùng các feature i·d … (i+1)·d của q, k và v, với d = hidden "
+            "/ heads, và attention là causal.",
         ),
         (
             "Rank r owns heads r·heads/t … (r+1)·heads/t, that is rows r·h/t … (r+1)·h/t of each of q, k "

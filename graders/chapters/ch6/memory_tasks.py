@@ -14,7 +14,7 @@ import contextlib
 
 import torch
 
-from graders.chapters.ch6 import block_cases as cases
+from graders.chapters.ch6.blocks import cases
 from graders.training.live_memory import LiveLedger
 from graders.training.saved_bytes import SavedBytes
 from graders.world.task import task
@@ -37,8 +37,8 @@ def _measure_forward(ledger: LiveLedger, phase: str, forward) -> dict:
 def block_saved_bytes(ctx, case):
     """The MLP block forward with dropout: on one device (the kit's block, the whole input),
     then the student's block without and with sequence parallelism, each on this rank's input."""
-    from graders import models
     from graders.chapters.ch6.tasks import block_local, build_block
+    from graders.training import gpt as models
 
     group = ctx.group(case.group)
     if not ctx.in_group(case.group):

@@ -1,4 +1,4 @@
-"""Chapter 6's theory recaps, English and Vietnamese (see ``graders.hints``)."""
+"""Chapter 6's theory recaps, English and Vietnamese (see ``graders.words.hints``)."""
 
 RECAPS: dict[str, tuple[str, str]] = {
     "copy_to_tp_region": (
@@ -288,7 +288,7 @@ RECAPS: dict[str, tuple[str, str]] = {
         "q, k and v are one column-parallel layer qkv whose rows on rank r are [q_r; k_r; v_r], so the "
         "block enters the TP region once; proj is row parallel with input_is_parallel.\n"
         "Causal softmax attention scaled by 1/√d, d = hidden / heads, as AttentionBlock in "
-        "graders/models.py.\n"
+        "graders/training/gpt.py.\n"
         "Communication as in the MLP: one all-reduce each way, or with sequence parallelism an all-gather "
         "before qkv and a reduce-scatter after proj (and their conjugates); attention always sees the whole "
         "sequence.\n"
@@ -302,7 +302,7 @@ RECAPS: dict[str, tuple[str, str]] = {
         "q, k và v là một lớp column-parallel duy nhất tên qkv, các hàng của nó trên rank r là [q_r; k_r; "
         "v_r], nên block chỉ vào vùng TP một lần; proj là row parallel với input_is_parallel.\n"
         "Attention causal với softmax, chia tỉ lệ 1/√d, d = hidden / heads, như AttentionBlock trong "
-        "graders/models.py.\n"
+        "graders/training/gpt.py.\n"
         "Giao tiếp như MLP: một all-reduce mỗi chiều, hoặc khi dùng sequence parallelism là một all-gather "
         "trước qkv và một reduce-scatter sau proj (cùng các phép liên hợp); attention luôn thấy toàn bộ "
         "sequence.\n"

@@ -5,9 +5,9 @@ from __future__ import annotations
 import torch
 import torch.nn.functional as F
 
-from graders import models
-from graders.chapters.ch6.block_cases import BlockCase
+from graders.chapters.ch6.blocks.cases import BlockCase
 from graders.chapters.ch6.cases import MAPPINGS, LinearCase, MappingCase, VocabCase
+from graders.training import gpt as models
 
 
 def mapping(case: MappingCase) -> list[tuple[torch.Tensor, torch.Tensor]]:

@@ -278,7 +278,7 @@ def _named_grads(block) -> dict:
 
 
 def _block(ctx, case):
-    from graders import models
+    from graders.training import gpt as models
 
     group = ctx.group(case.group)
     if not ctx.in_group(case.group):

@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 import torch
 from hypothesis import strategies as st
 
-from graders import strategies as S
 from graders.chapters.ch7.simulator import label, peak_in_flight
+from graders.judge import strategies as S
 
 MAX_STAGES, MAX_MICROBATCHES, MAX_CHUNKS = 8, 32, 4
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from graders import figures
 from graders.chapters.ch7 import cases, reference, timeline
 from graders.chapters.ch7.simulator import (
     Action,
@@ -26,9 +25,10 @@ from graders.chapters.ch7.simulator import (
     simulate,
     warmup_forwards,
 )
-from graders.checks import assert_number_close, assert_tensor_equal, fail
 from graders.errors import GradingFailure
-from graders.messages import Text, join, labelled, say
+from graders.judge import figures
+from graders.judge.checks import assert_number_close, assert_tensor_equal, fail
+from graders.words.messages import Text, join, labelled, say
 
 NAMES = {"gpipe": "GPipe", "1f1b": "1F1B", "interleaved": "interleaved 1F1B"}
 

@@ -1,5 +1,5 @@
 """Chapter 7's teaching messages (pipeline schedules, the simulator, the executor) in English and
-Vietnamese; see :mod:`graders.messages`."""
+Vietnamese; see :mod:`graders.words.messages`."""
 
 MESSAGES: dict[str, dict[str, str]] = {
     # -- simulator.py: a schedule's shape -----------------------------------------------------

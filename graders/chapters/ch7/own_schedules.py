@@ -8,13 +8,13 @@ report comes back with the simulator's explanation and the timeline.
 
 from __future__ import annotations
 
-from graders import figures
 from graders.chapters.ch7 import cases, tasks, timeline
 from graders.chapters.ch7.checks import simulated
 from graders.chapters.ch7.simulator import Simulation
-from graders.checks import fail
 from graders.errors import GradingFailure, NotStarted, TaskHang
-from graders.messages import Text, say
+from graders.judge import figures
+from graders.judge.checks import fail
+from graders.words.messages import Text, say
 
 _SCHEDULE_TASKS = {
     "gpipe": ("ch7.gpipe_schedule", tasks.gpipe_schedule),

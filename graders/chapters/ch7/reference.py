@@ -23,7 +23,7 @@ from torch import nn
 
 from graders.chapters.ch7.cases import BubbleCase, PipelineCase
 from graders.chapters.ch7.simulator import Action, simulate
-from graders.training.models import build_pipeline
+from graders.training.tiny_lm import build_pipeline
 
 
 def bubble_formula(case: BubbleCase) -> float:

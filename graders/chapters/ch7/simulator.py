@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from graders.chapters.ch7.messages import MESSAGES
-from graders.messages import Text, each_lang, join, say
+from graders.words.messages import Text, each_lang, join, say
 
 Action = tuple[str, int, int]  # (kind, microbatch, chunk), normalised
 Node = tuple[str, int, int, int]  # (kind, stage, microbatch, chunk): one action of the whole pipeline
@@ -40,7 +40,7 @@ Node = tuple[str, int, int, int]  # (kind, stage, microbatch, chunk): one action
 
 class ScheduleError(ValueError):
     """The schedule is not a list of well-formed actions per stage; ``message`` says why, in every
-    language (a :class:`graders.messages.Text`)."""
+    language (a :class:`graders.words.messages.Text`)."""
 
     def __init__(self, message: Text) -> None:
         self.message = message

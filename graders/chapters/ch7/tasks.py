@@ -15,7 +15,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from graders.chapters.ch7.simulator import describe_need, inputs_of, label
-from graders.training.models import build_pipeline
+from graders.training.tiny_lm import build_pipeline
 from graders.world.task import task
 from graders.world.values import plain
 

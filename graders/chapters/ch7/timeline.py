@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from graders import figures
 from graders.chapters.ch7.simulator import Simulation, label, normalize, simulate
-from graders.messages import Text, join, say
+from graders.judge import figures
+from graders.words.messages import Text, join, say
 
 IDLE = "·"
 

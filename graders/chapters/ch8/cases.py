@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import torch
 from hypothesis import strategies as st
 
-from graders import strategies as S
+from graders.judge import strategies as S
 
 FLOATS = S.FLOAT_DTYPES
 OVERFLOWS = ("", "", "", "inf", "-inf", "nan")
@@ -141,7 +141,7 @@ ACCUMULATION_EDGES = [
 
 @dataclass(frozen=True)
 class CheckpointCase:
-    """``checkpoint(block, x)`` on the kit's MLP block (``graders.models.build_mlp``) with dropout."""
+    """``checkpoint(block, x)`` on the kit's MLP block (``graders.training.gpt.build_mlp``) with dropout."""
 
     seq: int
     batch: int

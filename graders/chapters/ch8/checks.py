@@ -19,9 +19,9 @@ import math
 import torch
 
 from graders.chapters.ch8 import reference
-from graders.checks import assert_number_close, assert_tensor_equal, fail
 from graders.comm.assertions import fail as fail_with_trace
-from graders.messages import say
+from graders.judge.checks import assert_number_close, assert_tensor_equal, fail
+from graders.words.messages import say
 
 #: several optimizer steps, and DDP's average in another order than the reference's
 #: bytes born in a checkpointed forward that may still be alive when it returns, the output aside

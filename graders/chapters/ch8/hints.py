@@ -1,4 +1,5 @@
-"""Chapter 8's graded hints, English and Vietnamese (see ``graders.hints``); recaps live in ``recaps``."""
+"""Chapter 8's graded hints, English and Vietnamese (see ``graders.words.hints``);
+recaps live in ``recaps``."""
 
 from graders.chapters.ch8.recaps import RECAPS
 

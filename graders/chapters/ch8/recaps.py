@@ -1,4 +1,4 @@
-"""Chapter 8's theory recaps, English and Vietnamese (see ``graders.hints``)."""
+"""Chapter 8's theory recaps, English and Vietnamese (see ``graders.words.hints``)."""
 
 RECAPS: dict[str, tuple[str, str]] = {
     "dynamic_loss_scaler": (

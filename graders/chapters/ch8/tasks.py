@@ -21,11 +21,11 @@ import torch.distributed as dist
 from torch import nn
 from torch.nn.parallel import DistributedDataParallel
 
-from graders import strategies as S
 from graders.chapters.ch8.measure import MatmulFlops, SavedBytes, kept_after_forward
-from graders.chapters.ch8.precision_tasks import mixed_precision_trainer  # noqa: F401  (a task)
-from graders.models import build_mlp
+from graders.chapters.ch8.mixed_precision.tasks import mixed_precision_trainer  # noqa: F401  (a task)
+from graders.judge import strategies as S
 from graders.training.backward import backpropagate
+from graders.training.gpt import build_mlp
 from graders.training.live_memory import LiveLedger
 from graders.world.task import task
 from graders.world.values import plain

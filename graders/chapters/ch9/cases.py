@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 import torch
 from hypothesis import strategies as st
 
-from graders import strategies as S
 from graders.chapters.ch9 import reference
+from graders.judge import strategies as S
 
 FLOATS = S.FLOAT_DTYPES
 

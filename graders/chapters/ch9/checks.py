@@ -13,10 +13,10 @@ from __future__ import annotations
 import torch
 
 from graders.chapters.ch9 import reference
-from graders.checks import assert_tensor_equal, describe, fail
 from graders.comm.assertions import fail as fail_with_trace
 from graders.comm.collective_calls import phase_calls
-from graders.messages import say
+from graders.judge.checks import assert_tensor_equal, describe, fail
+from graders.words.messages import say
 
 #: sums in another order than the reference's (blocks, the online rescaling)
 TOLERANCES = {torch.float32: (1e-4, 1e-5), torch.float64: (1e-9, 1e-11)}

@@ -1,0 +1,80 @@
+"""Every exercise of the kit, looked up: declared once each in :mod:`graders.catalog.chapter_table`.
+
+An exercise is one function or class a student writes: the file it lives in (``module``), its
+name (``symbol``), what it may not call (``banned``) and its points. The points are split into
+named parts, each graded by tests marked ``@exercise("ch2.ring_all_reduce", part="ring")``, so
+a submission can earn partial credit: right values but the wrong communication pattern, say.
+Worker tasks name only their exercise (``@task("ch2.ring_all_reduce")``); the static scan, the
+worker's import and the guard all read the rest from here.
+
+``banned`` holds ``torch.distributed`` function names (``"all_reduce"``), dotted names of
+anything else (``"torch.optim.AdamW"``), and ``"package.*"`` for a whole module tree.
+"""
+
+from __future__ import annotations
+
+from graders.catalog.bans import (  # noqa: F401  (the catalog's vocabulary, read through it)
+    AMP_SCALING,
+    AUTOGRAD_CALLS,
+    C10D_OP_NAMESPACES,
+    COLLECTIVES,
+    DOOR_OBJECTS,
+    DOORS,
+    P2P_ONLY,
+    PROCESS_GROUP_METHODS,
+    SDPA,
+    SIDE_CHANNEL_OBJECTS,
+    TORCH_CHECKPOINT,
+    TORCH_DDP,
+    TORCH_FSDP,
+    TORCH_OPTIMIZERS,
+    TORCH_PIPELINING,
+    TORCH_TENSOR_PARALLEL,
+    TORCH_ZERO,
+    ZERO_BANNED,
+)
+from graders.catalog.chapter_table import CHAPTERS
+from graders.catalog.entries import Chapter, Exercise, exercises_of  # noqa: F401  (re-exported)
+
+EXERCISES: dict[str, Exercise] = {e.id: e for c in CHAPTERS.values() for e in c.exercises}
+
+#: Parts that hidden graders (``hidden/chN/test_hidden_*.py``) grade too, at grading time only.
+#: The student release has no hidden graders, so a local run names these parts as not fully
+#: checked; ``tests/test_hidden.py`` keeps this table and the hidden graders in agreement.
+HIDDEN_PARTS: dict[str, tuple[str, ...]] = {
+    "ch1.read_dist_env": ("result",),
+    "ch1.first_ddp": ("result",),
+    "ch2.ring_all_reduce": ("result", "ring"),
+    **{f"ch3.{name}": ("result", "state") for name in ("sgd", "adam", "adamw", "adagrad", "lion")},
+    "ch6.vocab_parallel_cross_entropy": ("result",),
+    "ch6.row_parallel_linear": ("backward",),
+    "ch8.dynamic_loss_scaler": ("scale",),
+    "ch8.accumulation_step": ("result",),
+    "ch9.ulysses_attention": ("result",),
+    "ch9.ring_attention": ("backward",),
+    "ch9.zigzag_ring_attention": ("result",),
+    "ch10.top_k_router": ("gradients",),
+    "ch10.expert_parallel_moe": ("result",),
+    "ch11.rank_layout": ("groups", "combined"),
+    "ch11.groups_crossing_nodes": ("result",),
+    "ch11.trainer_3d": ("result", "traffic"),
+}
+
+
+def unknown_chapters(chapters) -> str:
+    """``""`` when every name in ``chapters`` is a chapter; else the message a command prints,
+    naming the unknown ones and the chapters there are."""
+    unknown = [c for c in chapters if c not in CHAPTERS]
+    if not unknown:
+        return ""
+    names = ", ".join(repr(c) for c in unknown)
+    return f"unknown chapter{'s' if len(unknown) > 1 else ''} {names}; choose from {', '.join(CHAPTERS)}"
+
+
+def exercise(exercise_id: str) -> Exercise:
+    try:
+        return EXERCISES[exercise_id]
+    except KeyError:
+        raise KeyError(
+            f"unknown exercise {exercise_id!r}: declare it in graders/catalog/__init__.py"
+        ) from None

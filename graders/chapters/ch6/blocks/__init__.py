@@ -1,0 +1,1 @@
+"""Chapter 6's parallel blocks (``blocks.py``): the MLP and the attention block."""

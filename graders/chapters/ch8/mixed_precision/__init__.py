@@ -1,0 +1,1 @@
+"""Chapter 8's mixed-precision trainer (``mixed_precision.py``)."""

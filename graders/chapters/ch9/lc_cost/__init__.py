@@ -1,0 +1,1 @@
+"""Chapter 9's cost model of long-sequence attention (``lc_cost.py``)."""

@@ -1,0 +1,187 @@
+"""``dtlab hint chN EXERCISE``: an exercise's graded hints, one level more at each call.
+
+Without ``--level`` a call shows the level after the highest one already seen (the first time
+level 1; it stays at the last level); ``--level N`` shows level N, ``--all`` the recap and every
+level, ``--recap`` the theory recap alone. What was seen is remembered per exercise in
+``.dtlab/hints.json`` under the kit (git-ignored); a file that cannot be read is replaced.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import textwrap
+
+from graders import catalog, config
+from graders.impl import KIT_ROOT
+from graders.words import hints
+from graders.words.vocabulary import LANGS
+
+#: where the levels already seen are kept: ``{"seen": {"ch2.ring_shift": 2, ...}}``
+STATE_FILE = KIT_ROOT / ".dtlab" / "hints.json"
+WIDTH = 100
+
+_WORDS = {
+    "heading": {
+        "en": "{id} · {title} · hint {level} of {levels}",
+        "vi": "{id} · {title} · gợi ý {level}/{levels}",
+    },
+    "recap": {"en": "{id} · {title} · theory recap", "vi": "{id} · {title} · tóm tắt lý thuyết"},
+    "next": {
+        "en": "next: run `{command}` again for hint {level} of {levels} (--all: every hint and the recap)",
+        "vi": "tiếp theo: chạy lại `{command}` để xem gợi ý {level}/{levels} (--all: mọi gợi ý và tóm tắt)",
+    },
+    "last": {
+        "en": "this is the last hint; the theory recap: `{command} --recap`",
+        "vi": "đây là gợi ý cuối cùng; tóm tắt lý thuyết: `{command} --recap`",
+    },
+    "no chapter": {
+        "en": "unknown chapter {chapter!r}; the chapters are {chapters}",
+        "vi": "không có chương {chapter!r}; các chương: {chapters}",
+    },
+    "no exercise": {
+        "en": "{chapter} has no exercise {exercise!r}; its exercises: {names}",
+        "vi": "chương {chapter} không có bài tập {exercise!r}; các bài tập của chương: {names}",
+    },
+    "no level": {
+        "en": "{id} has hints 1 to {levels}; there is no level {level}",
+        "vi": "{id} có các gợi ý từ 1 đến {levels}; không có mức {level}",
+    },
+    "state replaced": {
+        "en": "dtlab hint: {path} could not be read ({why}); starting a new one",
+        "vi": "dtlab hint: không đọc được {path} ({why}); tạo tệp mới",
+    },
+    "state unsaved": {
+        "en": "dtlab hint: could not save {path} ({why}); the next call starts from level 1 again",
+        "vi": "dtlab hint: không lưu được {path} ({why}); lần gọi sau sẽ lại bắt đầu từ mức 1",
+    },
+}
+
+
+def _say(key: str, lang: str, **fields) -> str:
+    entry = _WORDS[key]
+    return (entry.get(lang) or entry["en"]).format(**fields)
+
+
+def add_command(sub) -> None:
+    """Register ``dtlab hint`` on the ``dtlab`` parser's subcommands."""
+    hint = sub.add_parser(
+        "hint",
+        help="the next graded hint of an exercise (--all: every hint and the theory recap)",
+        description="Show an exercise's hints one level at a time; the levels seen are kept in "
+        ".dtlab/hints.json (delete it to start over).",
+    )
+    hint.add_argument("chapter", help="the chapter, e.g. ch2")
+    hint.add_argument("exercise", help="the exercise, e.g. ring_all_reduce or ch2.ring_all_reduce")
+    shown = hint.add_mutually_exclusive_group()
+    shown.add_argument("--level", type=int, help="show this level (1 = a nudge, the last = the key idea)")
+    shown.add_argument("--all", action="store_true", help="show the theory recap and every level")
+    shown.add_argument("--recap", action="store_true", help="show the theory recap only")
+    hint.add_argument("--lang", choices=LANGS, default=None, help="en or vi (default: $DTLAB_LANG, else en)")
+    hint.set_defaults(func=run)
+
+
+def resolve(chapter: str, exercise: str) -> str | None:
+    """The catalog id of ``exercise`` in ``chapter`` (``ring_all_reduce``, ``ch2.ring_all_reduce`` or the
+    symbol the student writes, ``Zero1Optimizer``), or None."""
+    known = catalog.CHAPTERS[chapter].exercises
+    for e in known:
+        if exercise in (e.id, e.id.split(".", 1)[1], e.symbol):
+            return e.id
+    return None
+
+
+def run(args: argparse.Namespace) -> int:
+    lang = args.lang or (config.lang() if config.lang() in LANGS else "en")
+    if args.chapter not in catalog.CHAPTERS:
+        print(
+            _say("no chapter", lang, chapter=args.chapter, chapters=", ".join(catalog.CHAPTERS)),
+            file=sys.stderr,
+        )
+        return 2
+    exercise_id = resolve(args.chapter, args.exercise)
+    if exercise_id is None:
+        names = ", ".join(e.id.split(".", 1)[1] for e in catalog.CHAPTERS[args.chapter].exercises)
+        print(
+            _say("no exercise", lang, chapter=args.chapter, exercise=args.exercise, names=names),
+            file=sys.stderr,
+        )
+        return 2
+    texts = hints.hints(exercise_id, lang)
+    levels = len(texts)
+    fields = {"id": exercise_id, "title": catalog.EXERCISES[exercise_id].title, "levels": levels}
+    if args.level is not None and not 1 <= args.level <= levels:
+        print(_say("no level", lang, level=args.level, **fields), file=sys.stderr)
+        return 2
+    command = f"dtlab hint {args.chapter} {exercise_id.split('.', 1)[1]}" + (
+        " --lang vi" if lang == "vi" else ""
+    )
+    if args.recap or args.all:
+        print(_say("recap", lang, **fields))
+        for line in hints.recap(exercise_id, lang).splitlines():
+            print(_fill(line, "  ", "    "))
+        if args.recap:
+            return 0
+    state = _load(lang)
+    seen = max(0, min(state["seen"].get(exercise_id, 0), levels))
+    if args.all:
+        shown = list(range(1, levels + 1))
+    else:
+        shown = [args.level if args.level is not None else min(seen + 1, levels)]
+    for level in shown:
+        print(("\n" if args.all else "") + _say("heading", lang, level=level, **fields))
+        print(_fill(texts[level - 1], "  ", "  "))
+    state["seen"][exercise_id] = max(seen, shown[-1])
+    _save(state, lang)
+    if not args.all:
+        following = min(state["seen"][exercise_id] + 1, levels)
+        done = state["seen"][exercise_id] >= levels
+        print(
+            _say("last", lang, command=command)
+            if done
+            else _say("next", lang, command=command, level=following, levels=levels)
+        )
+    return 0
+
+
+def _fill(text: str, first: str, rest: str) -> str:
+    return textwrap.fill(
+        text,
+        WIDTH,
+        initial_indent=first,
+        subsequent_indent=rest,
+        break_on_hyphens=False,
+        break_long_words=False,
+    )
+
+
+def _load(lang: str) -> dict:
+    """The state file's contents, or a fresh state when it is missing or unreadable."""
+    path = STATE_FILE
+    if not path.exists():
+        return {"seen": {}}
+    try:
+        state = json.loads(path.read_text(encoding="utf-8"))
+        seen = state["seen"]
+        if not isinstance(seen, dict) or not all(
+            isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool) for k, v in seen.items()
+        ):
+            raise ValueError("unexpected contents")
+        return state
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        print(_say("state replaced", lang, path=path, why=type(exc).__name__), file=sys.stderr)
+        return {"seen": {}}
+
+
+def _save(state: dict, lang: str) -> None:
+    """Write the state atomically (a temporary file renamed over the old one)."""
+    path = STATE_FILE
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_name(f".{path.name}.{os.getpid()}")
+        partial.write_text(json.dumps(state, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        os.replace(partial, path)
+    except OSError as exc:
+        print(_say("state unsaved", lang, path=path, why=exc.strerror or type(exc).__name__), file=sys.stderr)

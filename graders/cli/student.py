@@ -1,0 +1,154 @@
+"""The student's commands in the ``dtlab`` command line: ``progress``, ``check`` and ``watch``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from graders import config
+from graders.impl import Impl, ImplNotFound
+from graders.student.state import DEFAULT_PATH
+from graders.words.vocabulary import LANGS
+from graders.world.backend import BACKENDS
+
+
+def _choose_backend(args: argparse.Namespace) -> None:
+    """``--backend`` reaches the pytest runs (and the progress file's fingerprint) as
+    ``DTLAB_BACKEND``."""
+    if getattr(args, "backend", None):
+        config.choose_backend(args.backend)
+
+
+def _impl(args: argparse.Namespace) -> Impl | None:
+    _choose_backend(args)
+    try:
+        return Impl.resolve(args.impl or config.impl())
+    except ImplNotFound as exc:
+        print(f"dtlab {args.command}: {exc}", file=sys.stderr)
+        return None
+
+
+def _progress(args: argparse.Namespace) -> int:
+    from graders.student import progress
+
+    impl = _impl(args)
+    if impl is None:
+        return 2
+    lang = args.lang or config.lang()
+    return progress.main(impl, args.chapters, lang=lang, refresh=args.refresh, state_path=Path(args.state))
+
+
+def _check(args: argparse.Namespace) -> int:
+    from graders.student import check
+
+    impl = _impl(args)
+    if impl is None:
+        return 2
+    lang = args.lang or config.lang()
+    nproc = args.nproc_per_node if args.launcher == "torchrun" else 0
+    return check.main(
+        args.chapter,
+        args.exercise,
+        impl=impl,
+        explain=args.explain,
+        lang=lang,
+        state_path=Path(args.state),
+        nproc=nproc,
+    )
+
+
+def _watch(args: argparse.Namespace) -> int:
+    from graders import catalog
+
+    unknown = catalog.unknown_chapters([args.chapter])
+    if unknown:
+        print(unknown, file=sys.stderr)
+        return 2
+    chapter = catalog.CHAPTERS[args.chapter]
+    exercise = args.exercise and (args.exercise if "." in args.exercise else f"{chapter.id}.{args.exercise}")
+    if exercise and exercise not in {e.id for e in chapter.exercises}:
+        names = ", ".join(e.id.split(".", 1)[1] for e in chapter.exercises)
+        print(f"{chapter.id} has no exercise {args.exercise}; choose from {names}", file=sys.stderr)
+        return 2
+    if _impl(args) is None:
+        return 2
+    from graders.student.watch import Watch
+
+    impl, lang = args.impl or config.impl(), args.lang or config.lang()
+    return Watch(chapter.id, exercise, impl=impl, lang=lang, profile=args.profile).run()
+
+
+def _common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--lang", default=None, choices=LANGS, help="default: $DTLAB_LANG, else en")
+    parser.add_argument(
+        "--impl", default=None, help="what to grade: exercises (default: $DTLAB_IMPL), solutions, or a folder"
+    )
+    parser.add_argument("--state", default=str(DEFAULT_PATH), help="the progress file (default: %(default)s)")
+    _backend_option(parser)
+
+
+def _backend_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--backend",
+        default=None,
+        choices=BACKENDS,
+        help="worker worlds on auto (NCCL where every rank has a GPU), gloo or nccl "
+        "(default: $DTLAB_BACKEND, else auto)",
+    )
+
+
+def add_commands(sub) -> None:
+    progress = sub.add_parser(
+        "progress",
+        help="every chapter at a glance: exercises passed, failed, not started, and points",
+        description="Grade your code in exercises/chN (student profile, as `pytest exercises/chN`) and "
+        "show one row per chapter, ✓ for a chapter with every point. A chapter is graded again only "
+        "when its files, its tests or the kit changed; the results are kept in .dtlab/progress.json.",
+    )
+    progress.add_argument("chapters", nargs="*", help="only these chapters (default: all)")
+    progress.add_argument("--refresh", action="store_true", help="grade every chapter again")
+    _common(progress)
+    progress.set_defaults(func=_progress)
+
+    check = sub.add_parser(
+        "check",
+        help="grade a chapter or one exercise and explain each failing part",
+        description="Grade chapter CHAPTER (or only EXERCISE) with the student profile and show, per "
+        "failing part, what was expected and seen, the rank, the smallest failing example and the hint. "
+        "Exit status 0 when everything passed, 1 otherwise.",
+    )
+    check.add_argument("chapter", help="ch2 (or ch2.ring_all_reduce)")
+    check.add_argument("exercise", nargs="?", default=None, help="ring_all_reduce or ch2.ring_all_reduce")
+    check.add_argument("--explain", action="store_true", help="add the theory recap and the hints")
+    check.add_argument(
+        "--launcher",
+        default="local",
+        choices=("local", "torchrun"),
+        help="torchrun: grade in a world torchrun launches (torchrun -m graders.run), its ranks the "
+        "graders' worker ranks (default: local, ranks forked here)",
+    )
+    check.add_argument(
+        "--nproc-per-node", type=int, default=4, help="processes torchrun starts (default: %(default)s)"
+    )
+    _common(check)
+    check.set_defaults(func=_check)
+
+    watch = sub.add_parser(
+        "watch",
+        help="grade a chapter, then re-grade the exercises whose code changed every time you save",
+        description="Grade chapter CHAPTER (or only EXERCISE) once, then watch its files: each save "
+        "re-grades the exercises whose code it changed, as `pytest exercises/chN` grades them, in one "
+        "warm process (torch, pytest and the worker worlds start once). Ctrl-C stops it.",
+    )
+    watch.add_argument("chapter", help="ch2")
+    watch.add_argument("exercise", nargs="?", default=None, help="ring_all_reduce or ch2.ring_all_reduce")
+    watch.add_argument("--lang", default=None, choices=LANGS, help="default: $DTLAB_LANG, else en")
+    watch.add_argument(
+        "--impl", default=None, help="what to grade: exercises (default: $DTLAB_IMPL), solutions, or a folder"
+    )
+    watch.add_argument(
+        "--profile", default=None, help="hypothesis profile (default: $DTLAB_PROFILE, else student)"
+    )
+    _backend_option(watch)
+    watch.set_defaults(func=_watch)

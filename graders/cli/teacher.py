@@ -1,0 +1,379 @@
+"""The teacher's commands: ``dtlab grade`` (a class's submissions), ``dtlab release``, ``dtlab
+gradescope build``, ``dtlab nbgrader init`` / ``grade``, ``dtlab demo`` (the bundled samples of
+chapter 2)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from graders import catalog
+from graders.impl import KIT_ROOT
+
+
+def _grade(args: argparse.Namespace) -> int:
+    outcome = _grade_class(args)
+    return outcome if isinstance(outcome, int) else 0
+
+
+def _grade_class(args: argparse.Namespace):
+    """Grade ``args.submissions`` and write the teacher's files; the outcome, or an exit status."""
+    from graders.grading import batch, intake, sandbox, timestamps
+    from graders.grading.reports import outputs
+    from graders.grading.result import Settings
+
+    unknown = catalog.unknown_chapters([args.chapter])
+    if unknown:
+        print(unknown, file=sys.stderr)
+        return 2
+    if args.similarity and _similarity_missing():
+        return 2
+    try:
+        duedate = timestamps.parse(args.duedate).isoformat() if args.duedate else ""
+        collection = intake.discover(
+            Path(args.submissions), args.chapter, args.assignment, mtimes=args.timestamps_from_mtime
+        )
+        roster = outputs.read_roster(Path(args.roster)) if args.roster else {}
+    except (FileNotFoundError, ValueError) as exc:
+        print(f"dtlab grade: {exc}", file=sys.stderr)
+        return 2
+    staged = collection.staged
+    for skipped in collection.skipped:
+        print(f"not graded: {skipped}", file=sys.stderr)
+    limits = sandbox.Limits(
+        wall_s=args.timeout,
+        memory_mb=args.memory_mb,
+        process_memory_mb=max(512, min(3072, args.memory_mb // 2)),
+        pids=args.pids,
+        disk_mb=args.disk_mb,
+    )
+    settings = Settings(
+        args.chapter, args.profile, args.deadline, limits, lang=args.lang, diagnose=not args.no_misconceptions
+    )
+    out = Path(args.out)
+    print(
+        f"grading {len(staged)} submission(s) of {args.chapter} ({args.profile} profile) → {out}", flush=True
+    )
+    try:
+        outcome = batch.grade_batch(
+            staged,
+            settings,
+            out,
+            jobs=args.jobs,
+            executor=args.executor,
+            scheduler=args.scheduler,
+            force=args.force,
+            progress=batch.Progress(len(staged)),
+        )
+    except sandbox.UnsafeIsolation as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(
+            f"\ninterrupted: finished students are kept in {out / '.dtlab' / 'results'}; "
+            "run the same command again to grade the rest",
+            file=sys.stderr,
+        )
+        return 130
+    table = _name_misconceptions(outcome.results, args.chapter, args.deadline)
+    outputs.write_all(
+        outcome.results,
+        args.chapter,
+        out,
+        assignment=args.assignment,
+        duedate=duedate,
+        roster=roster,
+        lang=args.lang,
+    )
+    print()
+    print(batch.render_gradebook(outcome.results, args.chapter))
+    print()
+    print(batch.summary(outcome, args.chapter))
+    print(
+        f"\n→ {out / 'grades.csv'} (nbgrader columns), {out / 'grades_wide.csv'}, "
+        f"{out / 'feedback'}/ (.md, .html), {out / 'gradescope'}/<student>/results.json"
+    )
+    similar = _report_similarity(staged, args.chapter, out, args.threshold) if args.similarity else []
+    from graders.grading.reports import class_report
+
+    report = class_report.write_report(
+        outcome.results, args.chapter, out, similar=similar, misconceptions=table
+    )
+    print(f"→ {report}: the class at a glance (score histograms, pass rates, failures by kind)")
+    return outcome
+
+
+def _name_misconceptions(results, chapter: str, deadline: float | None):
+    """Which known mutant each failing exercise behaves like (``results[i].misconceptions``), and
+    the class's table of them; None when no battery came back (``--no-misconceptions``)."""
+    from graders.grading.reports import misconceptions
+
+    if not any(r.book.diagnostics for r in results):
+        return None
+    print("naming misconceptions: the reference's and the mutants' batteries (kept for the next run)")
+    named = misconceptions.name_all_in_a_pool(results, chapter, misconceptions.CACHE_DIR, deadline)
+    return misconceptions.class_table(named, chapter)
+
+
+def _report_similarity(staged, chapter: str, out: Path, threshold: float) -> list:
+    """Compare ``staged``'s submissions, print the flagged pairs; the pairs."""
+    from graders.grading.reports import similarity
+
+    found = similarity.compare({s.student_id: s.files for s in staged}, chapter, out, threshold)
+    print(
+        f"\nsimilarity: {len(found.pairs)} pair(s) of {found.compared} submission(s) at or above "
+        f"{threshold:.0%} flagged for review (never penalised) → {found.csv_path}, {found.html_path}"
+    )
+    for pair in found.pairs[:10]:
+        print(f"  {pair.first} ↔ {pair.second}: {pair.first_score:.0%} / {pair.second_score:.0%}")
+    return found.pairs
+
+
+def _similarity(args: argparse.Namespace) -> int:
+    """``dtlab similarity SUBMISSIONS --chapter chN``: the similar pairs alone, nothing graded."""
+    from graders.grading import intake
+
+    unknown = catalog.unknown_chapters([args.chapter])
+    if unknown:
+        print(unknown, file=sys.stderr)
+        return 2
+    if _similarity_missing():
+        return 2
+    try:
+        collection = intake.discover(Path(args.submissions), args.chapter, args.assignment)
+    except (FileNotFoundError, ValueError) as exc:
+        print(f"dtlab similarity: {exc}", file=sys.stderr)
+        return 2
+    for skipped in collection.skipped:
+        print(f"not compared: {skipped}", file=sys.stderr)
+    _report_similarity(collection.staged, args.chapter, Path(args.out), args.threshold)
+    return 0
+
+
+def _similarity_missing() -> bool:
+    from graders.grading.reports.similarity import missing_library
+
+    missing = missing_library()
+    if missing:
+        print(f"dtlab: {missing}", file=sys.stderr)
+    return bool(missing)
+
+
+def _threshold(text: str) -> float:
+    value = float(text)
+    if not 0 < value <= 1:
+        raise argparse.ArgumentTypeError(f"a share between 0 and 1, not {text}")
+    return value
+
+
+def _similarity_options(parser: argparse.ArgumentParser) -> None:
+    from graders.grading.reports.similarity import DEFAULT_THRESHOLD
+
+    parser.add_argument(
+        "--threshold",
+        type=_threshold,
+        default=DEFAULT_THRESHOLD,
+        help=f"flag a pair when either student's own code is this share of the other's "
+        f"(default {DEFAULT_THRESHOLD})",
+    )
+
+
+def _nbgrader_grade(args: argparse.Namespace) -> int:
+    """``dtlab grade`` of the course's ``submitted/``, then the scores into nbgrader's gradebook."""
+    from graders.grading.lms import nbgrader_gradebook
+
+    course = Path(args.course_dir)
+    args.submissions = str(course)
+    args.chapter = args.chapter or args.assignment
+    args.out = args.out or str(course / "dtlab" / args.assignment)
+    outcome = _grade_class(args)
+    if isinstance(outcome, int):
+        return outcome
+    db_url = args.db or nbgrader_gradebook.default_db_url(course)
+    try:
+        recorded = nbgrader_gradebook.record(
+            outcome.results, args.chapter, args.assignment, db_url, args.course_id, args.lang
+        )
+    except nbgrader_gradebook.GradebookMismatch as exc:
+        print(f"dtlab nbgrader grade: {exc}", file=sys.stderr)
+        return 2
+    print(
+        f"→ nbgrader gradebook {db_url}: the scores and comments of {len(recorded)} submission(s) of "
+        f"{args.assignment}"
+    )
+    return 0
+
+
+def _demo(args: argparse.Namespace) -> int:
+    args.submissions = str(KIT_ROOT / "fixtures" / "submissions" / "ch2")
+    args.chapter = "ch2"
+    return _grade(args)
+
+
+def _release(args: argparse.Namespace) -> int:
+    from graders.authoring import release
+
+    out = Path(args.out_dir)
+    if args.force and out.exists():
+        import shutil
+
+        shutil.rmtree(out)
+    try:
+        files = release.build(out)
+    except FileExistsError as exc:
+        print(f"{exc}: choose an empty folder, or --force to replace it", file=sys.stderr)
+        return 2
+    leaks = release.find_leaks(out)
+    if leaks:
+        print("the release would give answers away; nothing was published:", file=sys.stderr)
+        for leak in leaks[:20]:
+            print(f"  {leak}", file=sys.stderr)
+        return 1
+    chapters = sorted({f.split("/")[1] for f in files if f.startswith("exercises/") and f.count("/") >= 2})
+    print(f"student release in {out}: {len(files)} files, chapters {', '.join(chapters)}")
+    print("left out: " + ", ".join(release.EXCLUDE) + "; no solution line appears in it")
+    return 0
+
+
+def _gradescope_build(args: argparse.Namespace) -> int:
+    from graders.grading.lms import gradescope
+
+    unknown = catalog.unknown_chapters([args.chapter])
+    if unknown:
+        print(unknown, file=sys.stderr)
+        return 2
+    names = gradescope.build(Path(args.out), args.chapter, args.profile)
+    hidden = sum(1 for n in names if n.startswith("kit/hidden/"))
+    print(
+        f"{args.out}: setup.sh, run_autograder and the kit ({len(names)} files, {hidden} hidden grader files)"
+    )
+    print("upload it as the assignment's autograder (Gradescope: Configure Autograder → Zip file upload)")
+    return 0
+
+
+def _nbgrader_init(args: argparse.Namespace) -> int:
+    from graders.grading.lms import nbgrader_course as nbgrader
+
+    chapters = args.chapters or list(catalog.CHAPTERS)
+    unknown = catalog.unknown_chapters(chapters)
+    if unknown:
+        print(unknown, file=sys.stderr)
+        return 2
+    for path in nbgrader.init(Path(args.course_dir), chapters):
+        print(f"wrote {path}")
+    print(
+        f"next: cd {args.course_dir} && nbgrader generate_assignment {chapters[0]}; after collecting, "
+        f"nbgrader autograde {chapters[0]} (or dtlab grade {args.course_dir} --chapter {chapters[0]})"
+    )
+    return 0
+
+
+def _common(parser: argparse.ArgumentParser, out_default: str | None) -> None:
+    parser.add_argument("--out", default=out_default, help="folder for the gradebooks, feedback and results")
+    parser.add_argument("--jobs", type=int, default=2, help="submissions graded at once (default 2)")
+    parser.add_argument("--profile", default="grading", choices=("grading", "student", "ci"))
+    parser.add_argument("--timeout", type=float, default=600.0, help="wall-clock limit per submission (s)")
+    parser.add_argument("--deadline", type=float, default=None, help="deadline of one task in the world (s)")
+    parser.add_argument("--memory-mb", type=int, default=6144, help="memory ceiling per submission (MB)")
+    parser.add_argument(
+        "--pids", type=int, default=512, help="ceiling on processes and threads per submission"
+    )
+    parser.add_argument(
+        "--disk-mb", type=int, default=512, help="size of each submission's work area, /tmp included (MB)"
+    )
+    parser.add_argument("--roster", default=None, help="CSV with id, first_name, last_name, email")
+    parser.add_argument("--assignment", default=None, help="assignment name (default: the chapter)")
+    parser.add_argument(
+        "--duedate", default="", help="due date, ISO 8601 with its time zone (2026-03-01T23:59:00+07:00)"
+    )
+    parser.add_argument(
+        "--timestamps-from-mtime",
+        action="store_true",
+        help="folders and zips: take the files' modification times as submission times (for `late`)",
+    )
+    parser.add_argument("--executor", default="local", choices=("local", "dask"))
+    parser.add_argument("--scheduler", default=None, help="Dask scheduler address (with --executor dask)")
+    parser.add_argument("--force", action="store_true", help="regrade students that already have a result")
+    parser.add_argument("--lang", default="en", choices=("en", "vi"))
+    parser.add_argument(
+        "--no-misconceptions",
+        action="store_true",
+        help="skip the diagnostic battery (naming which known mutant a failing exercise behaves like)",
+    )
+    parser.add_argument(
+        "--similarity",
+        action="store_true",
+        help="also flag similar pairs of submissions for review (similarity.csv, similarity.html)",
+    )
+    _similarity_options(parser)
+
+
+def add_commands(sub) -> None:
+    grade = sub.add_parser(
+        "grade",
+        help="grade a class's submissions (folders, zips, or nbgrader's submitted/ layout)",
+        description="Grade every submission in SUBMISSIONS: a folder per student, a zip per student, "
+        "or nbgrader's submitted/{student}/{assignment}/ layout. Resumable: finished students are "
+        "kept in OUT/.dtlab/results and not graded again.",
+    )
+    grade.add_argument("submissions", help="folder of submissions")
+    grade.add_argument("--chapter", required=True)
+    _common(grade, "out/grades")
+    grade.set_defaults(func=_grade)
+
+    similar = sub.add_parser(
+        "similarity",
+        help="flag similar pairs of submissions for review (never penalised); grades nothing",
+        description="Compare the submissions of one chapter pairwise (copydetect's winnowing, the "
+        "chapter's stubs removed as boilerplate) and write OUT/similarity.csv and OUT/similarity.html.",
+    )
+    similar.add_argument("submissions", help="folder of submissions (as for dtlab grade)")
+    similar.add_argument("--chapter", required=True)
+    similar.add_argument("--assignment", default=None, help="nbgrader layout: the assignment's name")
+    similar.add_argument("--out", default="out/similarity")
+    _similarity_options(similar)
+    similar.set_defaults(func=_similarity)
+
+    rel = sub.add_parser(
+        "release",
+        help="build the student repository (stubs, public graders, docs; no solutions, hidden graders)",
+    )
+    rel.add_argument("out_dir", help="empty folder for the release")
+    rel.add_argument("--force", action="store_true", help="replace OUT_DIR if it exists")
+    rel.set_defaults(func=_release)
+
+    gradescope = sub.add_parser("gradescope", help="Gradescope autograder")
+    gradescope_sub = gradescope.add_subparsers(dest="gradescope_command", required=True)
+    gs_build = gradescope_sub.add_parser("build", help="write the autograder zip (setup.sh, run_autograder)")
+    gs_build.add_argument("--chapter", required=True)
+    gs_build.add_argument("--out", default="out/autograder.zip")
+    gs_build.add_argument("--profile", default="grading", choices=("grading", "student", "ci"))
+    gs_build.set_defaults(func=_gradescope_build)
+
+    nb = sub.add_parser("nbgrader", help="nbgrader course for the kit's chapters")
+    nb_sub = nb.add_subparsers(dest="nbgrader_command", required=True)
+    nb_init = nb_sub.add_parser("init", help="lay out an nbgrader course: one notebook per chapter")
+    nb_init.add_argument("course_dir")
+    nb_init.add_argument("--chapters", nargs="*", default=None, help="default: every chapter")
+    nb_init.set_defaults(func=_nbgrader_init)
+    nb_grade = nb_sub.add_parser(
+        "grade",
+        help="grade the collected .py files in the sandbox and write the scores into nbgrader's gradebook",
+        description="Run after `nbgrader collect` and `nbgrader autograde` (which runs no notebook cell): "
+        "grades COURSE_DIR/submitted/*/ASSIGNMENT like `dtlab grade` and writes each exercise's score "
+        "and feedback into the gradebook through nbgrader's API. No notebook edit can change a score.",
+    )
+    nb_grade.add_argument("course_dir")
+    nb_grade.add_argument("assignment")
+    nb_grade.add_argument("--chapter", default=None, help="the kit's chapter (default: the assignment)")
+    nb_grade.add_argument(
+        "--db", default=None, help="gradebook URL (default: sqlite:///COURSE_DIR/gradebook.db)"
+    )
+    nb_grade.add_argument("--course-id", default="dtlab", help="nbgrader's course id (default: dtlab)")
+    _common(nb_grade, None)
+    nb_grade.set_defaults(func=_nbgrader_grade)
+
+    demo = sub.add_parser("demo", help="grade the bundled sample submissions of chapter 2")
+    _common(demo, "out/demo")
+    demo.set_defaults(func=_demo)

@@ -1,0 +1,1 @@
+"""Where classes live: Gradescope, nbgrader (and the notebooks its assignments run)."""

@@ -1,0 +1,206 @@
+"""Per-student feedback, in Markdown and in HTML: what passed, what failed with its minimal
+example and hint, why grading stopped (if it did), what was left out of the submission, and the
+integrity notes (static-scan flags, banned calls, run-time tampering) for the teacher's review.
+
+Everything in it may quote the submission, so every piece of text goes through
+:mod:`graders.grading.text`: control characters are stripped, Markdown is escaped (a message
+is a fenced block no line of it can close) and HTML is escaped.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+from pathlib import Path
+from urllib.parse import quote
+
+from graders import catalog
+from graders.errors import FailureKind
+from graders.grading.files import make_dirs, write_atomic
+from graders.grading.text import clean, md_code, md_inline, one_line
+from graders.plugin.results import PASSED
+from graders.words.vocabulary import t
+
+
+def blocks(result, chapter: str, lang: str = "en") -> list[tuple]:
+    """The document as blocks: ("h1"|"h2"|"p"|"strong"|"quote", text), ("table", header, rows),
+    ("code", text), ("list", items), ("image", alt, path relative to the feedback folder)."""
+    book = result.book
+    earned, possible = book.total
+    info = catalog.CHAPTERS[chapter]
+    title = info.title_vi if lang == "vi" else info.title
+    doc: list[tuple] = [
+        ("h1", f"{chapter} · {title} · {result.student_id}"),
+        ("strong", f"{t('total', lang)}: {earned}/{possible}"),
+    ]
+    rows = book.rows()
+    doc.append(
+        (
+            "table",
+            [t("exercise", lang), t("points", lang), t("status", lang)],
+            [[row.exercise, f"{row.points}/{row.max_points}", t(row.status, lang)] for row in rows],
+        )
+    )
+    if result.error:
+        doc.append(("quote", f"grading stopped early: {result.error.splitlines()[0]}"))
+    for row in rows:
+        failed = [p for p in row.parts if p.status != PASSED]
+        if not failed or row.status == "not started":
+            continue
+        doc.append(("h2", f"{row.exercise}: {row.title}"))
+        for part in failed:
+            kind = t("kind:" + part.kind, lang) if part.kind else t(part.status, lang)
+            doc.append(("strong", f"{part.part} ({part.points}/{part.max_points}): {kind}"))
+            doc.append(("code", part_message(part, lang)))
+            doc += [("image", part.part, figure) for figure in part.figures]
+        doc += [("p", line) for line in misconception_lines(result, row.exercise, lang)]
+    if result.notes:
+        doc += [("h2", t("notes", lang)), ("list", list(result.notes))]
+    flags = integrity_flags(result)
+    if flags:
+        doc += [("h2", t("integrity", lang)), ("list", flags)]
+    return doc
+
+
+def exercise_text(result, exercise_id: str, lang: str = "en") -> str:
+    """One exercise's feedback as plain text: its points and status, then why each part failed."""
+    entry = catalog.exercise(exercise_id)
+    row = next((r for r in result.book.rows() if r.exercise == exercise_id), None)
+    if row is None:
+        return clean(f"{exercise_id} · {entry.title}: not graded")
+    lines = [f"{exercise_id} · {entry.title}: {row.points}/{row.max_points} · {t(row.status, lang)}"]
+    if row.status != "not started":
+        lines += [f"\n[{p.part}] {part_message(p, lang)}" for p in row.parts if p.status != PASSED]
+        lines += [f"\n{line}" for line in misconception_lines(result, exercise_id, lang)]
+    return clean("\n".join(lines))
+
+
+def misconception_lines(result, exercise_id: str, lang: str = "en") -> list[str]:
+    """What the exercise's failing code behaves like, where a known misconception matched."""
+    names = getattr(result, "misconceptions", {}).get(exercise_id)
+    if not names:
+        return []
+    from graders.grading.reports.misconceptions import catalogue
+
+    known = catalogue(exercise_id.split(".")[0])
+    return [known[name].describe(lang) for name in names if name in known]
+
+
+def part_message(part, lang: str = "en") -> str:
+    """Why a part failed, never empty: a grader error without a message says so."""
+    message = part.message.strip()
+    if message:
+        return message
+    if part.kind == FailureKind.INTERNAL:
+        return t("internal without message", lang)
+    return t(part.kind and "kind:" + part.kind or part.status, lang)
+
+
+def summary_lines(result) -> list[str]:
+    """What concerns the whole submission: why grading stopped, the intake notes, the integrity flags."""
+    lines = []
+    if result.error:
+        lines.append("grading stopped early: " + result.error.splitlines()[0])
+    lines += result.notes
+    flags = integrity_flags(result)
+    if flags:
+        lines += ["integrity notes (reviewed by the teacher):", *flags]
+    return [clean(line) for line in lines]
+
+
+def integrity_flags(result) -> list[str]:
+    """Static-scan flags, banned calls and run-time tampering: one line per flag, with the
+    exercises it touched (a module-level finding touches every exercise of its file)."""
+    where: dict[str, list[str]] = {}
+    for exercise_id, items in sorted(result.book.integrity.items()):
+        for item in items:
+            where.setdefault(item, []).append(exercise_id)
+    return [f"{item} ({', '.join(exercises)})" for item, exercises in where.items()]
+
+
+def markdown(result, chapter: str, lang: str = "en") -> str:
+    lines: list[str] = []
+    for block in blocks(result, chapter, lang):
+        kind = block[0]
+        if kind == "h1":
+            lines += [f"# {md_inline(block[1])}", ""]
+        elif kind == "h2":
+            lines += ["", f"## {md_inline(block[1])}", ""]
+        elif kind == "strong":
+            lines += [f"**{md_inline(block[1])}**", ""]
+        elif kind == "p":
+            lines += [md_inline(block[1]), ""]
+        elif kind == "quote":
+            lines += ["", f"> {md_inline(block[1])}", ""]
+        elif kind == "code":
+            lines += [*md_code(block[1]), ""]
+        elif kind == "list":
+            lines += [f"- {md_inline(item)}" for item in block[1]] + [""]
+        elif kind == "image":
+            lines += [f"![{md_inline(block[1])}]({quote(block[2])})", ""]
+        elif kind == "table":
+            header, rows = block[1], block[2]
+            lines += [f"| {' | '.join(map(md_inline, header))} |", "|" + "---|" * len(header)]
+            lines += [f"| {' | '.join(map(md_inline, row))} |" for row in rows] + [""]
+    while lines and not lines[-1]:
+        lines.pop()
+    return "\n".join(lines) + "\n"
+
+
+_STYLE = (
+    "body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem}"
+    "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.2rem .6rem;text-align:left}"
+    "pre{background:#f6f6f6;padding:.6rem;overflow-x:auto}blockquote{color:#a40000}"
+)
+
+
+def html_page(result, chapter: str, lang: str = "en") -> str:
+    def e(text: object) -> str:
+        return html.escape(clean(text))
+
+    body: list[str] = []
+    title = ""
+    for block in blocks(result, chapter, lang):
+        kind = block[0]
+        if kind == "h1":
+            title = one_line(block[1])
+            body.append(f"<h1>{e(block[1])}</h1>")
+        elif kind == "h2":
+            body.append(f"<h2>{e(block[1])}</h2>")
+        elif kind == "strong":
+            body.append(f"<p><strong>{e(block[1])}</strong></p>")
+        elif kind == "p":
+            body.append(f"<p>{e(block[1])}</p>")
+        elif kind == "quote":
+            body.append(f"<blockquote>{e(block[1])}</blockquote>")
+        elif kind == "code":
+            body.append(f"<pre>{e(block[1])}</pre>")
+        elif kind == "list":
+            body.append("<ul>" + "".join(f"<li>{e(item)}</li>" for item in block[1]) + "</ul>")
+        elif kind == "image":
+            body.append(f'<p><img alt="{e(block[1])}" src="{e(block[2])}"></p>')
+        elif kind == "table":
+            header, rows = block[1], block[2]
+            head = "".join(f"<th>{e(h)}</th>" for h in header)
+            cells = "".join("<tr>" + "".join(f"<td>{e(c)}</td>" for c in row) + "</tr>" for row in rows)
+            body.append(f"<table><thead><tr>{head}</tr></thead><tbody>{cells}</tbody></table>")
+    return (
+        f'<!DOCTYPE html>\n<html lang="{lang}"><head><meta charset="utf-8"><title>{e(title)}</title>'
+        f"<style>{_STYLE}</style></head><body>\n" + "\n".join(body) + "\n</body></html>\n"
+    )
+
+
+def write_figures(result, feedback_dir: Path) -> None:
+    """Write the student's figures to ``feedback/<student>-figures/`` and point the parts at them."""
+    if not result.figures:
+        return
+    folder = f"{result.student_id}-figures"
+    make_dirs(feedback_dir / folder)
+    for part in result.book.parts.values():
+        moved = []
+        for name in part.figures:
+            if name in result.figures:
+                target = f"{folder}/{Path(name).name}"
+                write_atomic(feedback_dir / target, base64.b64decode(result.figures[name]))
+                moved.append(target)
+        part.figures = moved

@@ -1,0 +1,1 @@
+"""What a grader calls to judge and to show: comparisons, shared strategies, pictures."""

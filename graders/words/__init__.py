@@ -1,0 +1,1 @@
+"""The kit's words: the language machinery (Text, say, the vocabulary) and the tables it reads."""

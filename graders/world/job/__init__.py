@@ -1,0 +1,1 @@
+"""Worlds inside a torchrun-launched job: the driver's cluster and each process's rank host."""
