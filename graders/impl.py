@@ -30,6 +30,11 @@ class Impl:
             raise ImplNotFound(f"--impl {text}: no such folder")
         return cls(path, text)
 
+    @property
+    def spec(self) -> str:
+        """What ``--impl`` says to grade this again: its label, or its folder."""
+        return self.label if self.label in ("exercises", "solutions") else str(self.root)
+
     def chapter_dir(self, chapter: str) -> Path:
         nested = self.root / chapter
         return nested if nested.is_dir() else self.root

@@ -23,6 +23,7 @@ import tempfile
 import threading
 
 from graders.impl import KIT_ROOT
+from graders.plugin.run_spec import GradingRun
 from graders.proc import die_with_parent
 from graders.world.job.rank_host import without_torchrun
 
@@ -76,8 +77,9 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     env = without_torchrun(dict(os.environ))
     env["DTLAB_TORCHRUN_WORLD"] = f"{address}:{port}:{world_size}"
+    run = GradingRun(tests=tuple(map(_tests_of, chapters)), cache=True, extra=tuple(options))
     driver = subprocess.Popen(
-        [sys.executable, "-m", "pytest", *map(_tests_of, chapters), *options],
+        [sys.executable, "-m", "pytest", *run.pytest_args(KIT_ROOT)],
         cwd=KIT_ROOT,
         env=env,
         preexec_fn=die_with_parent,  # torchrun ending this rank (another rank failed) ends the driver

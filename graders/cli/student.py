@@ -8,9 +8,8 @@ from pathlib import Path
 
 from graders import config
 from graders.impl import Impl, ImplNotFound
+from graders.plugin.run_spec import add_options
 from graders.student.state import DEFAULT_PATH
-from graders.words.vocabulary import LANGS
-from graders.world.backend import BACKENDS
 
 
 def _choose_backend(args: argparse.Namespace) -> None:
@@ -80,22 +79,8 @@ def _watch(args: argparse.Namespace) -> int:
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--lang", default=None, choices=LANGS, help="default: $DTLAB_LANG, else en")
-    parser.add_argument(
-        "--impl", default=None, help="what to grade: exercises (default: $DTLAB_IMPL), solutions, or a folder"
-    )
+    add_options(parser, "lang", "impl", "backend")
     parser.add_argument("--state", default=str(DEFAULT_PATH), help="the progress file (default: %(default)s)")
-    _backend_option(parser)
-
-
-def _backend_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--backend",
-        default=None,
-        choices=BACKENDS,
-        help="worker worlds on auto (NCCL where every rank has a GPU), gloo or nccl "
-        "(default: $DTLAB_BACKEND, else auto)",
-    )
 
 
 def add_commands(sub) -> None:
@@ -143,12 +128,5 @@ def add_commands(sub) -> None:
     )
     watch.add_argument("chapter", help="ch2")
     watch.add_argument("exercise", nargs="?", default=None, help="ring_all_reduce or ch2.ring_all_reduce")
-    watch.add_argument("--lang", default=None, choices=LANGS, help="default: $DTLAB_LANG, else en")
-    watch.add_argument(
-        "--impl", default=None, help="what to grade: exercises (default: $DTLAB_IMPL), solutions, or a folder"
-    )
-    watch.add_argument(
-        "--profile", default=None, help="hypothesis profile (default: $DTLAB_PROFILE, else student)"
-    )
-    _backend_option(watch)
+    add_options(watch, "lang", "impl", "profile", "backend")
     watch.set_defaults(func=_watch)

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from graders import catalog
 from graders.impl import KIT_ROOT
+from graders.plugin.run_spec import add_options
 
 
 def _grade(args: argparse.Namespace) -> int:
@@ -295,7 +296,7 @@ def _common(parser: argparse.ArgumentParser, out_default: str | None) -> None:
     parser.add_argument("--executor", default="local", choices=("local", "dask"))
     parser.add_argument("--scheduler", default=None, help="Dask scheduler address (with --executor dask)")
     parser.add_argument("--force", action="store_true", help="regrade students that already have a result")
-    parser.add_argument("--lang", default="en", choices=("en", "vi"))
+    add_options(parser, "lang", lang="en")
     parser.add_argument(
         "--no-misconceptions",
         action="store_true",

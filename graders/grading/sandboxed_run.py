@@ -27,6 +27,7 @@ from graders.grading.intake import Staged
 from graders.grading.result import Settings, StudentResult, grader_files, missing_graders
 from graders.grading.verdict import fill_unreported, interpret
 from graders.plugin.results import Gradebook
+from graders.plugin.run_spec import GradingRun
 from graders.proc import tail_file
 
 REPORT_LIMIT = 32 * 1024 * 1024
@@ -52,33 +53,24 @@ def prepare(staged: Staged, settings: Settings, base: Path) -> Path:
 
 
 def pytest_argv(workdir: Path, settings: Settings) -> list[str]:
-    argv = [
-        str(workdir / "suite"),
-        f"--dtlab-report={workdir / 'report' / 'report.json'}",  # figures are drawn beside it
-        f"--impl={workdir / 'impl'}",
-        f"--hypothesis-profile={settings.profile}",
-        f"--rootdir={workdir}",
-        "-c",
-        str(workdir / "suite" / "pytest.ini"),
-        "--import-mode=importlib",
-        "-p",
-        "no:cacheprovider",
-        "-p",
-        "graders.plugin.pytest_plugin",
-        "-p",
-        "_hypothesis_pytestplugin",
-        "-q",
+    sandboxed = (
+        *(f"--rootdir={workdir}", "-c", str(workdir / "suite" / "pytest.ini"), "--import-mode=importlib"),
+        *("-p", "graders.plugin.pytest_plugin", "-p", "_hypothesis_pytestplugin", "-q"),
         "--tb=native",  # the kit writes its own feedback; pytest's source-parsing traceback costs seconds
-        "-W",
-        "ignore::pytest.PytestAssertRewriteWarning",
-    ]
-    if settings.deadline:
-        argv.append(f"--dtlab-deadline={settings.deadline}")
-    if settings.diagnose:
-        argv.append("--dtlab-diagnose")
-    argv.append(f"--lang={settings.lang}")
-    argv.append("--backend=gloo")  # a class is graded alike on any machine (the sandbox shows no GPU)
-    return argv
+        *("-W", "ignore::pytest.PytestAssertRewriteWarning"),
+    )
+    run = GradingRun(
+        impl=workdir / "impl",
+        tests=(workdir / "suite",),
+        profile=settings.profile,
+        lang=settings.lang,
+        report=workdir / "report" / "report.json",  # figures are drawn beside it
+        deadline=settings.deadline,
+        backend="gloo",  # a class is graded alike on any machine (the sandbox shows no GPU)
+        diagnose=settings.diagnose,
+        extra=sandboxed,
+    )
+    return run.pytest_args(workdir)
 
 
 def driver_env(workdir: Path) -> dict[str, str]:

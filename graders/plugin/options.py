@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from graders import config as dtlab_config
-from graders.words.vocabulary import LANGS
+from graders.plugin.run_spec import add_options as add_run_options
 from graders.world.backend import BACKENDS, NeedsHardware, place
 
 
@@ -14,18 +14,7 @@ def add_options(parser: pytest.Parser) -> None:
     # grading's, does not warn about the kit's cache_dir setting.
     parser.addini("cache_dir", default=".pytest_cache", help="Cache directory path")
     group = parser.getgroup("dtlab", "dtlab grading")
-    group.addoption(
-        "--impl",
-        default=None,
-        help="what to grade: exercises (the stubs), solutions, or a submission folder "
-        "(default: $DTLAB_IMPL, else exercises)",
-    )
-    group.addoption(
-        "--lang",
-        default=None,
-        choices=LANGS,
-        help="language of the summary and feedback words (default: $DTLAB_LANG, else en)",
-    )
+    add_run_options(group, "impl", "lang", pytest=True)
     group.addoption("--dtlab-report", default=None, metavar="FILE", help="write the gradebook as JSON")
     group.addoption(
         "--png",
@@ -48,15 +37,7 @@ def add_options(parser: pytest.Parser) -> None:
         help="after grading, run the diagnostic battery of every exercise that failed and keep "
         "what the code did in the gradebook (dtlab grade names misconceptions from it)",
     )
-    group.addoption(
-        "--backend",
-        dest="dtlab_backend",
-        default=None,
-        choices=BACKENDS,
-        help="backend of the worker worlds: auto (NCCL where every rank has a GPU of its own, else "
-        "gloo), gloo, or nccl (a test needing more GPUs than present is skipped) "
-        "(default: $DTLAB_BACKEND, else auto)",
-    )
+    add_run_options(group, "backend", pytest=True)
     group.addoption(
         "--dtlab-deadline",
         type=float,

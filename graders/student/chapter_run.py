@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from graders.impl import KIT_ROOT, Impl
+from graders.plugin.run_spec import GradingRun
 from graders.student.fingerprint import PROFILE
 
 #: wall-clock limit of grading one chapter: a hang costs one task deadline, so this is generous
@@ -38,19 +39,20 @@ def pytest_argv(
 ) -> list[str]:
     """``pytest exercises/chN …``; with ``nproc``, the same pytest as the driver of a world of
     ``nproc`` processes torchrun launches on this machine (``-m graders.run``)."""
-    if nproc:
-        argv = [sys.executable, "-m", "torch.distributed.run", "--nproc-per-node", str(nproc)]
-        argv += ["--rdzv-backend", "c10d", "--rdzv-endpoint", "127.0.0.1:0", "--local-addr", "127.0.0.1"]
-        argv += ["-m", "graders.run", chapter, "--impl", _impl_spec(impl)]
-    else:
-        argv = [sys.executable, "-m", "pytest", f"exercises/{chapter}", "--impl", _impl_spec(impl)]
-    argv += ["--hypothesis-profile", PROFILE, "--dtlab-report", str(report), "--lang", lang]
-    argv += ["-q", "-p", "no:cacheprovider"]  # the student's own --lf state stays theirs
-    return argv + (["--dtlab-exercise", exercise] if exercise else [])
-
-
-def _impl_spec(impl: Impl) -> str:
-    return impl.label if impl.label in ("exercises", "solutions") else str(impl.root)
+    run = GradingRun(
+        impl=impl.spec,
+        chapters=(chapter,),
+        exercises=(exercise,) if exercise else (),
+        profile=PROFILE,
+        lang=lang,
+        report=report,
+        extra=("-q",),
+    )
+    if not nproc:
+        return [sys.executable, "-m", "pytest", *run.pytest_args(Path("."))]
+    argv = [sys.executable, "-m", "torch.distributed.run", "--nproc-per-node", str(nproc)]
+    argv += ["--rdzv-backend", "c10d", "--rdzv-endpoint", "127.0.0.1:0", "--local-addr", "127.0.0.1"]
+    return [*argv, "-m", "graders.run", chapter, *run.options()]
 
 
 def grade(

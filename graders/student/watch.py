@@ -28,6 +28,7 @@ from graders import config as dtlab_config
 from graders.impl import KIT_ROOT, Impl
 from graders.plugin.pytest_plugin import gradebook_of, lend_worlds
 from graders.plugin.results import Gradebook
+from graders.plugin.run_spec import GradingRun
 from graders.student.watch_changes import content_digest, file_states, snapshot
 from graders.words.vocabulary import t
 
@@ -207,23 +208,18 @@ class Watch:
 
     def _pytest_args(self, exercises: list[str]) -> list[str]:
         """``pytest exercises/chN`` with only ``exercises``' tests selected (``--dtlab-exercise``)."""
-        args = [
-            str(KIT_ROOT / "exercises" / self.chapter.id),
-            *(f"--dtlab-exercise={e}" for e in exercises),
-            f"--impl={self.impl_spec}",
-            f"--lang={self.lang}",
-            "-q",
-            "-rN",
-            "-p",
-            "no:cacheprovider",
-            "-W",
-            # the kit's modules were imported before this run, so pytest cannot rewrite their
-            # assert statements: they have none (its test modules are rewritten on first import)
-            "ignore::pytest.PytestAssertRewriteWarning",
-        ]
-        if self.profile:
-            args.append(f"--hypothesis-profile={self.profile}")
-        return args
+        # the kit's modules were imported before this run, so pytest cannot rewrite their assert
+        # statements: they have none (its test modules are rewritten on first import)
+        quiet = ("-q", "-rN", "-W", "ignore::pytest.PytestAssertRewriteWarning")
+        run = GradingRun(
+            impl=self.impl_spec,
+            chapters=(self.chapter.id,),
+            exercises=tuple(exercises),
+            profile=self.profile or None,
+            lang=self.lang,
+            extra=quiet,
+        )
+        return run.pytest_args(KIT_ROOT)
 
     def _keep(self, run: Gradebook, exercises: list[str]) -> None:
         """Replace the verdicts of ``exercises`` with those of ``run``."""
