@@ -9,8 +9,7 @@ parallelism), and sequence parallelism must shrink what LayerNorm and dropout sa
 
 from hypothesis import given
 
-from graders.chapters.ch6 import tasks
-from graders.chapters.ch6.blocks import cases, checks
+from graders.chapters.ch6.blocks import cases, checks, tasks
 from graders.judge.strategies import smallest_first
 from graders.plugin import exercise
 from graders.plugin.profiles import fewer_examples

@@ -9,7 +9,9 @@ cross-entropy with ``F.embedding`` and ``F.cross_entropy``.
 from hypothesis import given
 
 from graders.chapters.ch6 import cases, checks, tasks
+from graders.chapters.ch6.vocab import cases as vocab_cases
 from graders.chapters.ch6.vocab import checks as vocab_checks
+from graders.chapters.ch6.vocab import tasks as vocab_tasks
 from graders.judge.strategies import smallest_first
 from graders.plugin import exercise
 from graders.plugin.profiles import fewer_examples
@@ -72,37 +74,37 @@ def test_row_parallel_linear_like_dtensor(harness, impl, case):
 
 
 @exercise("ch6.vocab_parallel_embedding", part="result")
-@given(case=cases.embedding_cases())
-@smallest_first(*cases.EMBEDDING_EDGES)
+@given(case=vocab_cases.embedding_cases())
+@smallest_first(*vocab_cases.EMBEDDING_EDGES)
 def test_vocab_parallel_embedding(harness, impl, case):
-    vocab_checks.assert_embedding(harness.run(tasks.vocab_parallel_embedding, impl, case), case)
+    vocab_checks.assert_embedding(harness.run(vocab_tasks.vocab_parallel_embedding, impl, case), case)
 
 
 @exercise("ch6.vocab_parallel_embedding", part="traffic")
-@given(case=cases.embedding_cases(min_members=2))
-@smallest_first(*cases.EMBEDDING_EDGES[1:])
+@given(case=vocab_cases.embedding_cases(min_members=2))
+@smallest_first(*vocab_cases.EMBEDDING_EDGES[1:])
 def test_vocab_parallel_embedding_traffic(harness, impl, case):
-    vocab_checks.assert_embedding_traffic(harness.run(tasks.vocab_parallel_embedding, impl, case), case)
+    vocab_checks.assert_embedding_traffic(harness.run(vocab_tasks.vocab_parallel_embedding, impl, case), case)
 
 
 @exercise("ch6.vocab_parallel_cross_entropy", part="result")
-@given(case=cases.cross_entropy_cases())
-@smallest_first(*cases.CROSS_ENTROPY_EDGES)
+@given(case=vocab_cases.cross_entropy_cases())
+@smallest_first(*vocab_cases.CROSS_ENTROPY_EDGES)
 def test_vocab_parallel_cross_entropy(harness, impl, case):
-    vocab_checks.assert_cross_entropy(harness.run(tasks.vocab_parallel_cross_entropy, impl, case), case)
+    vocab_checks.assert_cross_entropy(harness.run(vocab_tasks.vocab_parallel_cross_entropy, impl, case), case)
 
 
 @exercise("ch6.vocab_parallel_cross_entropy", part="traffic")
-@given(case=cases.cross_entropy_cases(min_members=2, min_local_vocab=8))
-@smallest_first(*cases.CROSS_ENTROPY_EDGES[1:])
+@given(case=vocab_cases.cross_entropy_cases(min_members=2, min_local_vocab=8))
+@smallest_first(*vocab_cases.CROSS_ENTROPY_EDGES[1:])
 def test_vocab_parallel_cross_entropy_traffic(harness, impl, case):
     vocab_checks.assert_cross_entropy_traffic(
-        harness.run(tasks.vocab_parallel_cross_entropy, impl, case), case
+        harness.run(vocab_tasks.vocab_parallel_cross_entropy, impl, case), case
     )
 
 
 @exercise("ch6.vocab_parallel_cross_entropy", part="memory")
-@given(case=cases.cross_entropy_cases(sizes=(3, 4), min_members=3, min_local_vocab=8))
-@smallest_first(cases.CROSS_ENTROPY_EDGES[2])
+@given(case=vocab_cases.cross_entropy_cases(sizes=(3, 4), min_members=3, min_local_vocab=8))
+@smallest_first(vocab_cases.CROSS_ENTROPY_EDGES[2])
 def test_vocab_parallel_cross_entropy_never_gathers_the_logits(harness, impl, case):
-    vocab_checks.assert_cross_entropy_memory(harness.run(tasks.cross_entropy_largest, impl, case), case)
+    vocab_checks.assert_cross_entropy_memory(harness.run(vocab_tasks.cross_entropy_largest, impl, case), case)

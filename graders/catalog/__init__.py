@@ -1,4 +1,5 @@
-"""Every exercise of the kit, looked up: declared once each in :mod:`graders.catalog.chapter_table`.
+"""Every exercise of the kit, looked up: declared once each, in its chapter's own folder
+(``graders/chapters/chN/chapter.py``, found by :mod:`graders.catalog.discovery`).
 
 An exercise is one function or class a student writes: the file it lives in (``module``), its
 name (``symbol``), what it may not call (``banned``) and its points. The points are split into
@@ -33,31 +34,18 @@ from graders.catalog.bans import (  # noqa: F401  (the catalog's vocabulary, rea
     TORCH_ZERO,
     ZERO_BANNED,
 )
-from graders.catalog.chapter_table import CHAPTERS
+from graders.catalog.discovery import declared_chapters
 from graders.catalog.entries import Chapter, Exercise, exercises_of  # noqa: F401  (re-exported)
 
+CHAPTERS: dict[str, Chapter] = {c.id: c for c in declared_chapters()}
 EXERCISES: dict[str, Exercise] = {e.id: e for c in CHAPTERS.values() for e in c.exercises}
 
 #: Parts that hidden graders (``hidden/chN/test_hidden_*.py``) grade too, at grading time only.
 #: The student release has no hidden graders, so a local run names these parts as not fully
-#: checked; ``tests/test_hidden.py`` keeps this table and the hidden graders in agreement.
+#: checked; ``tests/test_hidden.py`` keeps the chapters' declarations and the hidden graders in
+#: agreement.
 HIDDEN_PARTS: dict[str, tuple[str, ...]] = {
-    "ch1.read_dist_env": ("result",),
-    "ch1.first_ddp": ("result",),
-    "ch2.ring_all_reduce": ("result", "ring"),
-    **{f"ch3.{name}": ("result", "state") for name in ("sgd", "adam", "adamw", "adagrad", "lion")},
-    "ch6.vocab_parallel_cross_entropy": ("result",),
-    "ch6.row_parallel_linear": ("backward",),
-    "ch8.dynamic_loss_scaler": ("scale",),
-    "ch8.accumulation_step": ("result",),
-    "ch9.ulysses_attention": ("result",),
-    "ch9.ring_attention": ("backward",),
-    "ch9.zigzag_ring_attention": ("result",),
-    "ch10.top_k_router": ("gradients",),
-    "ch10.expert_parallel_moe": ("result",),
-    "ch11.rank_layout": ("groups", "combined"),
-    "ch11.groups_crossing_nodes": ("result",),
-    "ch11.trainer_3d": ("result", "traffic"),
+    f"{c.id}.{name}": parts for c in CHAPTERS.values() for name, parts in c.hidden.items()
 }
 
 

@@ -1,5 +1,5 @@
 """The shapes of the catalog: an :class:`Exercise`, a :class:`Chapter`, and ``exercises_of``, the
-helper that declares one module's exercises (see :mod:`graders.catalog`)."""
+helper that declares one module's exercises (each chapter's ``chapter.py``; see :mod:`graders.catalog`)."""
 
 from __future__ import annotations
 
@@ -43,6 +43,9 @@ class Chapter:
     #: the chapters whose student code this one imports (``from ..ch6.blocks import ...``): they are
     #: graded code too, and a change in them changes this chapter's grade
     builds_on: tuple[str, ...] = ()
+    #: exercise name -> the parts hidden graders (``hidden/chN/test_hidden_*.py``) grade too, at
+    #: grading time only; a local run names them as not fully checked
+    hidden: dict[str, tuple[str, ...]] = field(default_factory=dict, hash=False)
 
     @property
     def points(self) -> int:

@@ -1,5 +1,1 @@
-"""The ``dtlab`` command: one home for every subcommand."""
-
-from graders.cli.main import main
-
-__all__ = ["main"]
+"""The ``dtlab`` command: one home for every subcommand (:mod:`graders.cli.main`)."""

@@ -32,15 +32,11 @@ def build_parser() -> argparse.ArgumentParser:
     stubs.add_argument("--check", action="store_true", help="only report stubs that are out of date")
     stubs.set_defaults(func=_stubs)
 
-    from graders.cli import hint as hint_command
+    from graders.cli import hint, student, teacher
 
-    hint_command.add_command(sub)
-
-    from graders.cli import student as student_cli
-    from graders.cli import teacher as grading_cli
-
-    student_cli.add_commands(sub)
-    grading_cli.add_commands(sub)
+    hint.add_command(sub)
+    student.add_commands(sub)
+    teacher.add_commands(sub)
     return parser
 
 

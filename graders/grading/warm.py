@@ -40,6 +40,12 @@ from graders.proc import (
     stop_server,
 )
 
+#: the kit's wings a grading driver and its workers use: the pytest face and everything below it
+DRIVER_WINGS = frozenset(
+    {"plugin", "chapters", "world", "comm", "training", "catalog", "words", "judge"}
+    | {"impl", "config", "errors", "proc"}
+)
+
 
 def preload() -> None:
     """Import everything a grading driver and its workers use (never graded code)."""
@@ -53,9 +59,8 @@ def preload() -> None:
     torch.set_num_threads(1)
     import graders
 
-    skip = ("graders.grading.", "graders.__main__")
     for module in pkgutil.walk_packages(graders.__path__, "graders."):
-        if module.name.startswith(skip):
+        if module.name.split(".")[1] not in DRIVER_WINGS:
             continue
         try:
             __import__(module.name)
@@ -63,9 +68,9 @@ def preload() -> None:
             pass
     import graders.grading.driver  # noqa: F401
     import graders.grading.sandbox  # noqa: F401
-    import graders.world.worker
+    import graders.world.preload
 
-    graders.world.worker.preload()
+    graders.world.preload.preload()
     try:  # hypothesis scans the loaded modules for constants once per new module: do it here
         from hypothesis.internal.conjecture.providers import _get_local_constants
 

@@ -119,7 +119,7 @@ def _launch(ctrl: socket.socket, request: dict) -> None:
 
 
 def serve(ctrl_fd: int) -> None:
-    from graders.world.worker import preload
+    from graders.world.preload import preload
 
     become_subreaper()  # whatever the ranks' children leave orphaned is reaped here
     serve_requests(ctrl_fd, preload, _handle)

@@ -13,7 +13,9 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from graders.chapters.ch6 import cases, checks, tasks
+from graders.chapters.ch6.vocab import cases as vocab_cases
 from graders.chapters.ch6.vocab import checks as vocab_checks
+from graders.chapters.ch6.vocab import tasks as vocab_tasks
 from graders.judge.checks import fail
 from graders.plugin import exercise
 from graders.words.messages import Text
@@ -36,7 +38,7 @@ UNSTABLE = {
 
 @st.composite
 def large_logit_cases(draw):
-    case = draw(cases.cross_entropy_cases(min_members=2, min_local_vocab=4))
+    case = draw(vocab_cases.cross_entropy_cases(min_members=2, min_local_vocab=4))
     return _scaled(case)
 
 
@@ -47,9 +49,9 @@ def _scaled(case):
 @exercise("ch6.vocab_parallel_cross_entropy", part="result")
 @LARGE
 @given(case=large_logit_cases())
-@example(case=_scaled(cases.build_cross_entropy(3, (0, 2), 16, (2, 3), seed=2)))
+@example(case=_scaled(vocab_cases.build_cross_entropy(3, (0, 2), 16, (2, 3), seed=2)))
 def test_vocab_parallel_cross_entropy_is_stable_on_large_logits(harness, impl, case):
-    run = harness.run(tasks.vocab_parallel_cross_entropy, impl, case)
+    run = harness.run(vocab_tasks.vocab_parallel_cross_entropy, impl, case)
     for rank in case.ranks:
         values = [run[rank].get(key) for key in ("output", "logits_grad")]
         if any(isinstance(v, torch.Tensor) and not torch.isfinite(v).all() for v in values):

@@ -5,9 +5,7 @@ from __future__ import annotations
 import torch
 import torch.nn.functional as F
 
-from graders.chapters.ch6.blocks.cases import BlockCase
-from graders.chapters.ch6.cases import MAPPINGS, LinearCase, MappingCase, VocabCase
-from graders.training import gpt as models
+from graders.chapters.ch6.cases import MAPPINGS, LinearCase, MappingCase
 
 
 def mapping(case: MappingCase) -> list[tuple[torch.Tensor, torch.Tensor]]:
@@ -46,34 +44,4 @@ def linear(case: LinearCase) -> dict[str, torch.Tensor | None]:
         "input_grad": x.grad,
         "weight_grad": weight.grad,
         "bias_grad": bias.grad if bias is not None else None,
-    }
-
-
-def embedding(case: VocabCase) -> dict[str, torch.Tensor]:
-    table = case.table.clone().requires_grad_()
-    y = F.embedding(case.ids, table)
-    y.backward(case.grad)
-    return {"output": y.detach(), "weight_grad": table.grad}
-
-
-def cross_entropy(case: VocabCase) -> dict[str, torch.Tensor]:
-    logits = case.table.clone().requires_grad_()
-    loss = F.cross_entropy(logits.reshape(-1, case.vocab), case.ids.reshape(-1), reduction="none")
-    loss = loss.reshape(case.ids_shape)
-    loss.backward(case.grad)
-    return {"output": loss.detach(), "logits_grad": logits.grad}
-
-
-def block(case: BlockCase) -> dict:
-    """The single-device block's whole output, input gradient and parameter gradients by name."""
-    reference = case.single_device()
-    x = case.x.clone().requires_grad_()
-    y = reference(x)
-    y.backward(case.grad)
-    grads = {name: p.grad for name, p in reference.named_parameters()}
-    return {
-        "output": y.detach(),
-        "input_grad": x.grad,
-        "grads": grads,
-        "names": list(models.state_of(reference)),
     }

@@ -15,15 +15,13 @@ import torch
 import torch.distributed as dist
 
 from graders.chapters.ch6 import graph
-from graders.chapters.ch6.memory_tasks import block_saved_bytes, cross_entropy_largest
 from graders.training.backward import backpropagate
 from graders.world.task import task
 from graders.world.values import plain
 
-__all__ = ["block_saved_bytes", "cross_entropy_largest"]
 
-
-def _grad(tensor) -> object:
+def grad_of(tensor) -> object:
+    """A copy of ``tensor``'s gradient, or None."""
     return None if tensor is None or tensor.grad is None else tensor.grad.detach().clone()
 
 
@@ -42,7 +40,7 @@ def _run_mapping(ctx, case, name: str):
         skipped = backpropagate(y, case.grads[i])
         ctx.mark("backward_end")
     output = y.detach() if isinstance(y, torch.Tensor) else plain(y)
-    return {"output": output, "input_after": x.detach(), "grad": _grad(x), "skipped": skipped}
+    return {"output": output, "input_after": x.detach(), "grad": grad_of(x), "skipped": skipped}
 
 
 def _mapping_task(name: str):
@@ -115,10 +113,10 @@ def _run_linear(ctx, case, student, group, *, by_hand: bool = False) -> dict:
     ctx.mark("backward_end")
     return {
         "output": y.detach() if isinstance(y, torch.Tensor) else plain(y),
-        "input_grad": _grad(x),
+        "input_grad": grad_of(x),
         "weight": plain(weight.detach()) if isinstance(weight, torch.Tensor) else plain(weight),
-        "weight_grad": _grad(weight) if isinstance(weight, torch.Tensor) else None,
-        "bias_grad": _grad(bias) if isinstance(bias, torch.Tensor) else None,
+        "weight_grad": grad_of(weight) if isinstance(weight, torch.Tensor) else None,
+        "bias_grad": grad_of(bias) if isinstance(bias, torch.Tensor) else None,
         "has_bias": isinstance(bias, torch.Tensor),
         "nodes": nodes,
         "skipped": skipped,
@@ -210,101 +208,4 @@ def row_versus_torch(ctx, case):
 # -- the vocabulary-parallel layers ------------------------------------------------------------------
 
 
-@task("ch6.vocab_parallel_embedding")
-def vocab_parallel_embedding(ctx, case):
-    group = ctx.group(case.group)
-    if not ctx.in_group(case.group):
-        return None
-    with ctx.student_code() as student:
-        layer = student.VocabParallelEmbedding(case.vocab, case.dim, group, master_weight=case.table.clone())
-        y = layer(case.ids.clone())
-        ctx.mark("forward_end")
-        skipped = backpropagate(y, case.grad)
-        ctx.mark("backward_end")
-    weight = getattr(layer, "weight", None)
-    return {
-        "output": y.detach() if isinstance(y, torch.Tensor) else plain(y),
-        "weight_grad": _grad(weight) if isinstance(weight, torch.Tensor) else None,
-        "skipped": skipped,
-    }
-
-
-def local_logits(case, i: int) -> torch.Tensor:
-    return case.table.chunk(case.n, -1)[i].clone().contiguous()
-
-
-@task("ch6.vocab_parallel_cross_entropy")
-def vocab_parallel_cross_entropy(ctx, case):
-    group = ctx.group(case.group)
-    if not ctx.in_group(case.group):
-        return None
-    logits = local_logits(case, ctx.group_rank(case.group)).requires_grad_()
-    with ctx.student_code() as student:
-        loss = student.vocab_parallel_cross_entropy(logits, case.ids.clone(), group=group)
-        ctx.mark("forward_end")
-        skipped = backpropagate(loss, case.grad)
-        ctx.mark("backward_end")
-    return {
-        "output": loss.detach() if isinstance(loss, torch.Tensor) else plain(loss),
-        "logits_after": logits.detach(),
-        "logits_grad": _grad(logits),
-        "skipped": skipped,
-    }
-
-
 # -- the blocks -----------------------------------------------------------------------------------
-
-
-def block_local(case, i: int) -> tuple[torch.Tensor, torch.Tensor]:
-    """Group rank ``i``'s input and output gradient: the whole tensors, or (sequence
-    parallel) chunk ``i`` of the sequence."""
-    if case.sequence_parallel:
-        return case.x.chunk(case.n, 0)[i].clone(), case.grad.chunk(case.n, 0)[i].clone()
-    return case.x.clone(), case.grad.clone()
-
-
-def build_block(student, case, group, state, *, dropout: float = 0.0):
-    if case.kind == "mlp":
-        return student.ParallelMLP(state, group, sequence_parallel=case.sequence_parallel, dropout=dropout)
-    return student.ParallelAttention(
-        state, case.width, group, sequence_parallel=case.sequence_parallel, dropout=dropout
-    )
-
-
-def _named_grads(block) -> dict:
-    return (
-        {name: _grad(p) for name, p in block.named_parameters()} if hasattr(block, "named_parameters") else {}
-    )
-
-
-def _block(ctx, case):
-    from graders.training import gpt as models
-
-    group = ctx.group(case.group)
-    if not ctx.in_group(case.group):
-        return None
-    x, g = block_local(case, ctx.group_rank(case.group))
-    x.requires_grad_()
-    state = models.state_of(case.single_device())
-    with ctx.student_code() as student:
-        block = build_block(student, case, group, state)
-        y = block(x)
-        ctx.mark("forward_end")
-        skipped = backpropagate(y, g)
-        ctx.mark("backward_end")
-    return {
-        "output": y.detach() if isinstance(y, torch.Tensor) else plain(y),
-        "input_grad": _grad(x),
-        "grads": _named_grads(block),
-        "skipped": skipped,
-    }
-
-
-@task("ch6.parallel_mlp")
-def parallel_mlp(ctx, case):
-    return _block(ctx, case)
-
-
-@task("ch6.parallel_attention")
-def parallel_attention(ctx, case):
-    return _block(ctx, case)

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 import torch
 from hypothesis import strategies as st
 
-from graders.chapters.ch6.cases import FLOATS, InputSized, _tensors
+from graders.chapters.ch6.cases import FLOATS, InputSized, tensors_from_seed
 from graders.judge import strategies as S
 from graders.training import gpt as models
 
@@ -66,7 +66,7 @@ def build_block(
     seed=0,
     dropout=0.0,
 ) -> BlockCase:
-    x, grad = _tensors(seed + 7, dtype, (seq, batch, hidden), (seq, batch, hidden))
+    x, grad = tensors_from_seed(seed + 7, dtype, (seq, batch, hidden), (seq, batch, hidden))
     return BlockCase(
         kind, world_size, group, seq, batch, hidden, width, sequence_parallel, dtype, seed, dropout, x, grad
     )

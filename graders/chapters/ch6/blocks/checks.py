@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import torch
 
-from graders.chapters.ch6 import reference
+from graders.chapters.ch6.blocks import reference
 from graders.chapters.ch6.blocks.cases import BlockCase
 from graders.chapters.ch6.checks import BLOCK_TOLERANCES, ran_backward
 from graders.comm.collective_calls import assert_exact_calls

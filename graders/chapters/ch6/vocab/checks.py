@@ -3,9 +3,9 @@ against ``F.embedding`` / ``F.cross_entropy``, their traffic, and the cross-entr
 
 from __future__ import annotations
 
-from graders.chapters.ch6 import reference
-from graders.chapters.ch6.cases import VocabCase
 from graders.chapters.ch6.checks import ran_backward
+from graders.chapters.ch6.vocab import reference
+from graders.chapters.ch6.vocab.cases import VocabCase
 from graders.comm.collective_calls import assert_exact_calls
 from graders.judge.checks import assert_tensor_equal, assert_unchanged, fail
 from graders.words.messages import say

@@ -1,5 +1,5 @@
-"""Chapter 6 worker tasks that measure memory: what a block keeps for backward, and the
-largest tensor the vocabulary-parallel cross-entropy makes.
+"""Chapter 6 worker tasks of the blocks: the student's MLP and attention block forward and
+backward, and what a block keeps for backward without and with sequence parallelism.
 
 Saved tensors are counted with ``torch.autograd.graph.saved_tensors_hooks`` (each storage
 once, at its full size): the activations a block keeps for its backward, its input
@@ -10,14 +10,71 @@ code keeps it.
 
 from __future__ import annotations
 
-import contextlib
-
 import torch
 
 from graders.chapters.ch6.blocks import cases
+from graders.chapters.ch6.tasks import grad_of
+from graders.training import gpt as models
+from graders.training.backward import backpropagate
 from graders.training.live_memory import LiveLedger
 from graders.training.saved_bytes import SavedBytes
 from graders.world.task import task
+from graders.world.values import plain
+
+
+def block_local(case, i: int) -> tuple[torch.Tensor, torch.Tensor]:
+    """Group rank ``i``'s input and output gradient: the whole tensors, or (sequence
+    parallel) chunk ``i`` of the sequence."""
+    if case.sequence_parallel:
+        return case.x.chunk(case.n, 0)[i].clone(), case.grad.chunk(case.n, 0)[i].clone()
+    return case.x.clone(), case.grad.clone()
+
+
+def build_block(student, case, group, state, *, dropout: float = 0.0):
+    if case.kind == "mlp":
+        return student.ParallelMLP(state, group, sequence_parallel=case.sequence_parallel, dropout=dropout)
+    return student.ParallelAttention(
+        state, case.width, group, sequence_parallel=case.sequence_parallel, dropout=dropout
+    )
+
+
+def _named_grads(block) -> dict:
+    return (
+        {name: grad_of(p) for name, p in block.named_parameters()}
+        if hasattr(block, "named_parameters")
+        else {}
+    )
+
+
+def _block(ctx, case):
+    group = ctx.group(case.group)
+    if not ctx.in_group(case.group):
+        return None
+    x, g = block_local(case, ctx.group_rank(case.group))
+    x.requires_grad_()
+    state = models.state_of(case.single_device())
+    with ctx.student_code() as student:
+        block = build_block(student, case, group, state)
+        y = block(x)
+        ctx.mark("forward_end")
+        skipped = backpropagate(y, g)
+        ctx.mark("backward_end")
+    return {
+        "output": y.detach() if isinstance(y, torch.Tensor) else plain(y),
+        "input_grad": grad_of(x),
+        "grads": _named_grads(block),
+        "skipped": skipped,
+    }
+
+
+@task("ch6.parallel_mlp")
+def parallel_mlp(ctx, case):
+    return _block(ctx, case)
+
+
+@task("ch6.parallel_attention")
+def parallel_attention(ctx, case):
+    return _block(ctx, case)
 
 
 def _measure_forward(ledger: LiveLedger, phase: str, forward) -> dict:
@@ -37,9 +94,6 @@ def _measure_forward(ledger: LiveLedger, phase: str, forward) -> dict:
 def block_saved_bytes(ctx, case):
     """The MLP block forward with dropout: on one device (the kit's block, the whole input),
     then the student's block without and with sequence parallelism, each on this rank's input."""
-    from graders.chapters.ch6.tasks import block_local, build_block
-    from graders.training import gpt as models
-
     group = ctx.group(case.group)
     if not ctx.in_group(case.group):
         return None
@@ -62,23 +116,3 @@ def block_saved_bytes(ctx, case):
             measured[label] = _measure_forward(ledger, label, lambda b=block, x=x: b(x))
             ctx.mark(f"{label}_end")
     return {label: {"saved": m["saved"], "kept": m["kept"]} for label, m in measured.items()}
-
-
-@task("ch6.vocab_parallel_cross_entropy")
-def cross_entropy_largest(ctx, case):
-    """The largest single storage graded code made in the cross-entropy's forward and backward."""
-    from graders.chapters.ch6.tasks import local_logits
-
-    group = ctx.group(case.group)
-    if not ctx.in_group(case.group):
-        return None
-    logits = local_logits(case, ctx.group_rank(case.group)).requires_grad_()
-    ledger = LiveLedger(ctx.location.chapter_dir)
-    ctx.release_buffers()
-    with ledger, ctx.student_code() as student:
-        ledger.enter("call")
-        loss = student.vocab_parallel_cross_entropy(logits, case.ids.clone(), group=group)
-        with contextlib.suppress(RuntimeError, AttributeError, TypeError):
-            loss.backward(case.grad.clone())
-    largest = ledger.summary().get("largest:call", {"bytes": 0, "where": ""})
-    return {"largest": largest, "loss": loss.detach() if isinstance(loss, torch.Tensor) else None}
