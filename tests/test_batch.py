@@ -50,9 +50,8 @@ def parts(out):
         book = json.loads(path.read_text())["result"]["book"]
         for row in book["exercises"]:
             for part in row["parts"]:
-                message = (
-                    part["message"] if part["kind"] in ("wrong", "banned", "integrity", "submission") else ""
-                )
+                deterministic = part["kind"] in ("wrong", "banned", "integrity", "submission")
+                message = part["failure"] if deterministic else None
                 found[(path.stem, part["exercise"], part["part"])] = (part["status"], part["points"], message)
     return found
 

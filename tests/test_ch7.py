@@ -19,7 +19,7 @@ from graders.chapters.ch7.simulator import (
     normalize,
     simulate,
 )
-from graders.errors import BannedCall, GradingFailure, TaskHang
+from graders.errors import BannedCall, Failure, GradingFailure, TaskHang
 from graders.grading.reports.feedback import markdown, write_figures
 from graders.grading.sandboxed_run import StudentResult
 from graders.impl import KIT_ROOT, Impl
@@ -148,8 +148,7 @@ def test_batch_feedback_links_the_figures(tmp_path):
         "ch7.gpipe_schedule",
         "order",
         FAILED,
-        "wrong",
-        "no",
+        Failure.of("wrong", "no"),
         ["figures/ch7.gpipe_schedule.order-timeline.png"],
     )
     result = StudentResult(

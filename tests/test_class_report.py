@@ -2,6 +2,7 @@
 pictures are drawn, and it reads without them."""
 
 from graders import catalog
+from graders.errors import Failure
 from graders.grading.reports import class_report
 from graders.grading.reports.similarity import SimilarPair
 from graders.grading.result import StudentResult
@@ -15,7 +16,7 @@ def _student(sid: str, failing: dict[str, str], seconds: float = 1.0, error_kind
         for part in exercise.parts:
             key = f"{exercise.id}::{part}"
             if key in failing:
-                book.record(exercise.id, part, FAILED, kind=failing[key], message="no")
+                book.record(exercise.id, part, FAILED, Failure.of(failing[key], "no"))
             else:
                 book.record(exercise.id, part, PASSED)
     return StudentResult(sid, book, seconds=seconds, error_kind=error_kind)

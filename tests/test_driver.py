@@ -12,6 +12,8 @@ import textwrap
 
 import pytest
 
+from graders.errors import Failure, render
+
 SCRIPT = """
 import os, sys
 from graders.grading import driver
@@ -42,7 +44,11 @@ def run_driver(tmp_path, tests: str, mode: str = "plain") -> dict:
 
 def parts(report: dict) -> dict:
     return {
-        (p["exercise"], p["part"]): (p["status"], p["kind"], p["message"])
+        (p["exercise"], p["part"]): (
+            p["status"],
+            p["kind"],
+            render(Failure.from_dict(p["failure"])) if p["failure"] else "",
+        )
         for row in report["report"]["exercises"]
         for p in row["parts"]
     }

@@ -172,12 +172,11 @@ def test_every_door_has_its_words_in_both_languages():
 def test_what_the_world_reports_reads_in_the_students_language():
     from graders.comm.trace import Traces, parse
     from graders.errors import BannedCall, NotStarted, StudentError, TaskHang
-    from graders.words.messages import labelled
     from graders.world import pool, reports
     from graders.world.task import TaskSpec
 
     spec = TaskSpec("ch2.ring_shift", "collectives", "ring_shift")
-    example = labelled("example", "world_size=2")
+    example = "world_size=2"
     banned = Traces([parse([("banned:all_reduce", 0, -1, (), 0, "collectives.py:9 in ring_shift")]), []])
     with pytest.raises(BannedCall) as info:
         pool._raise_for_banned(banned, spec, example)
@@ -210,7 +209,7 @@ def test_what_the_world_reports_reads_in_the_students_language():
     )
     why = reports.diagnose({0: status, 1: dict(status, peer=0)}, set(), 2)
     assert why.startswith("Every stuck rank is in a blocking send") and "send chặn" in why.in_lang("vi")
-    hang = TaskHang(join("\n", [why, "  rank 0: " + said]) + example)
+    hang = TaskHang(join("\n", [why, "  rank 0: " + said]), example=example)
     assert "\n  rank 0: bị chặn trong send" in hang.localized["vi"] and hang.report.startswith("Every stuck")
     assert reports._reason("killed by SIGSEGV").in_lang("vi") == "bị dừng bởi tín hiệu SIGSEGV"
     assert reports._who([0, 2]).in_lang("vi") == "các rank 0, 2" and reports._who([1]) == "rank 1"

@@ -7,6 +7,7 @@ import os
 import re
 import stat
 
+from graders.errors import Failure
 from graders.grading.reports import outputs
 from graders.grading.result import StudentResult
 from graders.plugin.results import FAILED, PASSED, Gradebook
@@ -17,7 +18,7 @@ def result(student, passed=(), failed=(), integrity=None, error="", notes=()):
     for exercise_id, part in passed:
         book.record(exercise_id, part, PASSED)
     for exercise_id, part, kind, message in failed:
-        book.record(exercise_id, part, FAILED, kind, message)
+        book.record(exercise_id, part, FAILED, Failure.of(kind, message))
     book.integrity = integrity or {}
     return StudentResult(
         student, book, seconds=3.0, error=error, error_kind="timeout" if error else "", notes=list(notes),

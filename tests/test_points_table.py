@@ -4,6 +4,7 @@ import os
 import subprocess
 import sys
 
+from graders.errors import Failure
 from graders.plugin.results import FAILED, NOT_RUN, NOT_STARTED, PASSED, Gradebook
 
 
@@ -25,7 +26,7 @@ def test_a_part_that_did_not_run_is_not_a_failure():
 
 def test_a_failure_next_to_a_part_that_did_not_run_shows_both():
     book = Gradebook()
-    book.record("ch2.ring_reduce_scatter", "result", FAILED, "wrong", "x")  # ring deselected
+    book.record("ch2.ring_reduce_scatter", "result", FAILED, Failure.of("wrong", "x"))  # ring deselected
     (row,) = book.rows()
     assert row.status == FAILED
     assert "result ✗, ring not run" in book.render()
@@ -35,7 +36,7 @@ def test_a_part_passes_only_if_every_test_of_it_ran_and_passed():
     book = _book(result=PASSED)
     book.record("ch2.ring_all_reduce", "result", NOT_RUN)  # a second test of the part, skipped
     assert book.parts["ch2.ring_all_reduce::result"].status == NOT_RUN
-    book.record("ch2.ring_all_reduce", "result", FAILED, "wrong", "x")
+    book.record("ch2.ring_all_reduce", "result", FAILED, Failure.of("wrong", "x"))
     book.record("ch2.ring_all_reduce", "result", NOT_STARTED)
     assert book.parts["ch2.ring_all_reduce::result"].status == FAILED  # the worst status wins
 

@@ -16,11 +16,11 @@ import sys
 
 import pytest
 
+from graders.errors import Failure
 from graders.impl import Impl
 from graders.plugin.results import FAILED, PASSED, Gradebook
 from graders.student import chapter_run as runner
 from graders.student import check, progress
-from graders.student.failures import parse
 from graders.student.state import ProgressState
 
 
@@ -226,31 +226,48 @@ def test_check_names_accepted():
         check.resolve("ch12")
 
 
-def test_the_pieces_of_a_failure_message():
-    message = (
-        "ch2.broadcast: rank 2 raised ValueError: boom\n  File collectives.py, line 3\n"
-        "hint: compute the peer from the rank\nexample: world_size=3, src=1"
+def test_a_failure_keeps_its_pieces_as_data_from_the_exception_to_the_block():
+    from graders.errors import StudentError, record_of
+    from graders.judge.checks import fail
+    from graders.words.messages import say
+
+    raised = StudentError(
+        "rank 2 raised ValueError: boom\n  File collectives.py, line 3",
+        "compute the peer from the rank",
+        example="world_size=3, src=1",
+        rank="2",
+        subject="ch2.broadcast",
     )
-    found = parse(message, "ch2.broadcast")
-    assert found.body == ["rank 2 raised ValueError: boom", "  File collectives.py, line 3"]
-    assert (found.rank, found.example, found.hints) == (
+    found = record_of(raised)
+    assert (found.kind, found.rank, found.example, found.subject) == (
+        "error",
         "2",
         "world_size=3, src=1",
-        ["compute the peer from the rank"],
+        "ch2.broadcast",
     )
-    crash = parse(
-        "ch2.reduce: rank 1 crashed.\n  rank 1: SIGSEGV\nhint: never exit.\nthe other ranks:\n  rank 0: ok"
-    )
-    assert crash.hints == ["never exit."] and crash.body[-1] == "  rank 0: ok"
-    assert parse("gợi ý: dùng rank").hints == ["dùng rank"]
-    assert parse("rank 1 sai\nví dụ: world_size=2").example == "world_size=2"
+    assert str(raised).splitlines()[0] == "ch2.broadcast: rank 2 raised ValueError: boom"
+    with pytest.raises(AssertionError) as info:  # the rank a message was said with is the failure's rank
+        fail(say("expected value", what=say("rank:finished", rank=1), expected=1, got=2), "c")
+    assert record_of(info.value).rank == "1"
+    book = Gradebook(impl="exercises")
+    book.record("ch2.broadcast", "result", FAILED, found)
+    text = check.render(book, ["ch2.broadcast"], lang="vi")
+    assert "✗ ch2.broadcast [result] (0/1): ngoại lệ · rank 2" in text
+    assert "    rank 2 raised ValueError: boom\n      File collectives.py, line 3" in text
+    assert "    ví dụ: world_size=3, src=1" in text and "    gợi ý: compute the peer from the rank" in text
 
 
 def test_parts_failing_alike_share_one_block_and_exit_status(monkeypatch, capsys):
     book = Gradebook(impl="exercises")
-    same = "rank 0's result: expected 1, got 2.\nexample: world_size=2\nhint: add, do not overwrite"
-    book.record("ch2.ring_all_gather", "result", FAILED, "wrong", same)
-    book.record("ch2.ring_all_gather", "ring", FAILED, "wrong", same)
+    same = Failure.of(
+        "wrong",
+        "rank 0's result: expected 1, got 2.",
+        example="world_size=2",
+        hint="add, do not overwrite",
+        rank=0,
+    )
+    book.record("ch2.ring_all_gather", "result", FAILED, same)
+    book.record("ch2.ring_all_gather", "ring", FAILED, same)
     text = check.render(book, ["ch2.ring_all_gather"], lang="vi")
     assert text.count("✗") == 1 and "[result, ring] (0/2): kết quả sai · rank 0" in text
     assert "gợi ý: add, do not overwrite" in text and "ví dụ: world_size=2" in text
@@ -292,7 +309,9 @@ def test_explain_adds_the_recap_and_a_hintless_failure_gets_the_first_graded_hin
     from graders.words import hints
 
     book = Gradebook(impl="exercises")
-    book.record("ch2.ring_shift", "result", FAILED, "wrong", "rank 1's result: expected 3, got 0.")
+    book.record(
+        "ch2.ring_shift", "result", FAILED, Failure.of("wrong", "rank 1's result: expected 3, got 0.")
+    )
     text = check.render(book, ["ch2.ring_shift"], explain=True)
     assert f"hint: {hints.hints('ch2.ring_shift')[0]}" in text
     assert "ch2.ring_shift · theory recap:" in text
@@ -303,8 +322,8 @@ def test_explain_adds_the_recap_and_a_hintless_failure_gets_the_first_graded_hin
 
 def test_a_stub_is_one_line_per_exercise():
     book = Gradebook(impl="exercises")
-    book.record("ch2.broadcast", "result", "not started", "not started", "ch2.broadcast: not started")
-    book.record("ch2.broadcast", "tree", "not started", "not started", "ch2.broadcast: not started")
+    book.record("ch2.broadcast", "result", "not started", Failure.of("not started", subject="ch2.broadcast"))
+    book.record("ch2.broadcast", "tree", "not started", Failure.of("not started", subject="ch2.broadcast"))
     text = check.render(book, ["ch2.broadcast"])
     assert text.splitlines()[0] == (
         "○ ch2.broadcast [result, tree] (0/2): not started: "

@@ -26,7 +26,7 @@ import time
 
 import pytest
 
-from graders.errors import FailureKind
+from graders.errors import Failure, FailureKind
 from graders.plugin.marker import MARKER
 from graders.plugin.results import FAILED
 
@@ -101,11 +101,10 @@ class _Reporter:
         from graders.plugin.pytest_plugin import gradebook_of
 
         entry = gradebook_of(self.config).parts.get("::".join(self.expected[report.nodeid]))
-        if entry is not None and entry.kind == FailureKind.INTERNAL and not entry.message.strip():
+        if entry is not None and entry.kind == FailureKind.INTERNAL and not entry.text().strip():
             test = report.nodeid.rsplit("::", 1)[-1]
-            entry.message = f"the graders failed in {test} ({report.when}):\n" + _last_lines(
-                report.longreprtext
-            )
+            said = f"the graders failed in {test} ({report.when}):\n" + _last_lines(report.longreprtext)
+            entry.failure = Failure.of(FailureKind.INTERNAL, said).to_dict()
 
     @pytest.hookimpl(trylast=True)
     def pytest_terminal_summary(self, terminalreporter, exitstatus, config) -> None:
@@ -115,7 +114,7 @@ class _Reporter:
         book = gradebook_of(config)
         unfinished = sorted({self.expected[n] for n in self.expected if n not in self.finished})
         for exercise_id, part in unfinished:
-            book.record(exercise_id, part, FAILED, FailureKind.INTERRUPTED, INTERRUPTED_MESSAGE)
+            book.record(exercise_id, part, FAILED, Failure.of(FailureKind.INTERRUPTED, INTERRUPTED_MESSAGE))
         message = {
             "report": book.to_dict(),
             "figures": _figures(book, config.getoption("dtlab_report")),

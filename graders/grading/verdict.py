@@ -12,7 +12,7 @@ chapter appears in the gradebook, and a part that was never graded says why.
 from __future__ import annotations
 
 from graders import catalog
-from graders.errors import FailureKind
+from graders.errors import Failure, FailureKind
 from graders.grading.intake import Staged
 from graders.grading.result import Settings, StudentResult
 from graders.plugin.results import FAILED, Gradebook
@@ -122,4 +122,4 @@ def fill_unreported(book: Gradebook, chapter: str, error: str) -> None:
     for exercise in catalog.CHAPTERS[chapter].exercises:
         for part in exercise.parts:
             if f"{exercise.id}::{part}" not in book.parts:
-                book.record(exercise.id, part, FAILED, FailureKind.INTERNAL, why)
+                book.record(exercise.id, part, FAILED, Failure.of(FailureKind.INTERNAL, why))

@@ -17,7 +17,7 @@ import torch
 
 from graders.errors import GradingFailure
 from graders.judge.figures import Picture, attach, attach_picture, figures_of
-from graders.words.messages import Text, labelled, say
+from graders.words.messages import Text, say
 
 TOLERANCES: dict[torch.dtype, tuple[float, float]] = {
     torch.float64: (1e-9, 1e-12),
@@ -32,25 +32,28 @@ def tolerance(dtype: torch.dtype) -> tuple[float, float]:
     return TOLERANCES.get(dtype, (0.0, 0.0))
 
 
-def fail(message: Text, case=None, hint: Text | str = "", *, picture: Picture | None = None) -> None:
+def fail(
+    message: Text, case=None, hint: Text | str = "", *, picture: Picture | None = None, rank: object = ""
+) -> None:
     """Fail the property with ``message`` (a :func:`graders.words.messages.say` Text), the example's
-    one-line reproduction, then ``picture``'s text (its PNG attached), and ``hint``."""
-    if case is not None:
-        message = message + labelled("example", repr(case))
-    if picture is not None:
-        message = message + "\n" + picture.text
-        raise attach_picture(GradingFailure(message, hint), picture)
-    raise GradingFailure(message, hint)
+    one-line reproduction, ``picture``'s text (its PNG attached), ``hint`` and the ``rank`` it is
+    about (by default, the one ``message`` was said with)."""
+    example = repr(case) if case is not None else ""
+    failure = GradingFailure(
+        message, hint, example=example, picture=picture.text if picture else "", rank=rank
+    )
+    raise attach_picture(failure, picture) if picture is not None else failure
 
 
 @contextlib.contextmanager
 def showing(picture: Picture):
-    """Re-raise a :class:`GradingFailure` from inside with ``picture``'s text below its message and
-    its PNG attached (the figures the failure already had are kept)."""
+    """Re-raise a :class:`GradingFailure` from inside with ``picture``'s text below its own and its
+    PNG attached (the figures the failure already had are kept)."""
     try:
         yield
     except GradingFailure as failure:
-        again = GradingFailure(failure.message + "\n" + picture.text, failure.hint)
+        shown = failure.picture + "\n" + picture.text if failure.picture else picture.text
+        again = failure.again(picture=shown)
         for figure in figures_of(failure):
             attach(again, figure.name, figure.draw)
         raise attach_picture(again, picture) from None

@@ -162,7 +162,9 @@ class _Recorder:
             result = self._harness.run(task, impl, case, **kwargs)
         except BaseException as exc:
             if not isinstance(exc, KeyboardInterrupt | SystemExit):
-                self.records.setdefault(key, {"failure": failure_kind(exc)})
+                from graders.errors import classify
+
+                self.records.setdefault(key, {"failure": str(classify(exc))})
                 self.hung = self.hung or self.records[key]["failure"] == "hang"
             raise
         self.records.setdefault(key, {"values": plain(result.values), "traffic": traffic(result.traces)})
@@ -177,19 +179,6 @@ def case_key(task, case) -> str:
     from graders.world.task import spec_of
 
     return f"{spec_of(task).ref}:{case_digest(case)}"
-
-
-def failure_kind(exc: BaseException) -> str:
-    kind = getattr(exc, "kind", None)
-    if kind is not None:
-        return str(kind)
-    from graders.errors import BannedCall, StudentError
-
-    if isinstance(exc, BannedCall):
-        return "banned"
-    if isinstance(exc, StudentError):
-        return "error"
-    return "wrong"
 
 
 def plain(value):

@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections import defaultdict
 
 from graders.comm.static_scan import BYPASS, MEMORY, REVIEW, scan_file
-from graders.errors import BannedCall, IntegrityFailure, NotStarted, SubmissionError
+from graders.errors import BannedCall, IntegrityFailure, NotStarted, SubmissionError, classify
 from graders.impl import Impl
-from graders.words.messages import labelled, say
+from graders.words.messages import say
 from graders.world.backend import NeedsHardware
 from graders.world.pool import RunResult, WorldPool
 from graders.world.task import TaskSpec, spec_of
@@ -45,7 +45,7 @@ class Harness:
         except NeedsHardware as exc:  # not the code's fault: the case is set aside, with why
             self._set_aside(f"{exc} (example: {case!r})")
         except BannedCall as exc:
-            self.integrity[spec.exercise].add(exc.message.split(", which")[0] + " (banned)")
+            self.integrity[spec.exercise].add(exc.note)
             self._remember_failure(task, case, exc)
             raise
         except BaseException as exc:
@@ -86,7 +86,7 @@ class Harness:
         if self.failures is not None and not isinstance(exc, KeyboardInterrupt | SystemExit):
             from graders.plugin import diagnosis
 
-            self.failures[diagnosis.case_key(task, case)] = diagnosis.failure_kind(exc)
+            self.failures[diagnosis.case_key(task, case)] = str(classify(exc))
 
     def check_source(self, spec: TaskSpec, impl: Impl) -> None:
         """Fail fast, before any worker runs, on a missing file, a syntax error or a bypass."""
@@ -116,7 +116,7 @@ class Harness:
                 symbol=symbol,
                 listing=listing,
             )
-            raise IntegrityFailure(around + labelled("hint", say("submission:goes around the guard:hint")))
+            raise IntegrityFailure(around, hint=say("submission:goes around the guard:hint"))
 
     def close(self) -> None:
         self.pool.close()

@@ -20,7 +20,7 @@ from __future__ import annotations
 import pytest
 
 from graders import config as dtlab_config
-from graders.errors import BannedCall, FailureKind, GradingFailure, Halt, NotStarted, StudentError
+from graders.errors import Failure, FailureKind, NotStarted, record_of, render
 from graders.impl import Impl, ImplNotFound
 from graders.plugin.marker import MARKER
 from graders.plugin.options import check_backend, no_world_here
@@ -259,28 +259,14 @@ def pytest_collection_finish(session: pytest.Session) -> None:
         session.config.stash[_BATTERY] = diagnosis.tests_of_session(session.items)
 
 
-def _classify(exc: BaseException) -> tuple[str, FailureKind, str]:
-    """(status, kind, message) for a failed exercise test."""
-    if isinstance(exc, NotStarted):
-        return NOT_STARTED, FailureKind.NOT_STARTED, str(exc)
-    if isinstance(exc, Halt):
-        return FAILED, exc.kind, exc.report
-    if isinstance(exc, BannedCall):
-        return FAILED, FailureKind.BANNED, str(exc)
-    if isinstance(exc, StudentError):
-        return FAILED, FailureKind.ERROR, str(exc)
-    if isinstance(exc, GradingFailure):
-        return FAILED, FailureKind.WRONG, str(exc)
-    return FAILED, FailureKind.INTERNAL, ""
-
-
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
     report = yield
     marker = item.get_closest_marker(MARKER)
     if marker is None or report.when != "call":
         if marker is not None and report.when == "setup" and report.failed:
-            gradebook_of(item.config).record(*marker.args, FAILED, FailureKind.INTERNAL, str(report.longrepr))
+            failure = Failure.of(FailureKind.INTERNAL, str(report.longrepr))
+            gradebook_of(item.config).record(*marker.args, FAILED, failure)
         if marker is not None and report.when == "setup" and report.skipped:
             gradebook_of(item.config).record(*marker.args, NOT_RUN)  # not a failure: it never ran
         return report
@@ -296,21 +282,20 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
         return report
     if call.excinfo is None:
         return report
-    status, kind, message = _classify(call.excinfo.value)
-    lang = lang_option(item.config)
-    if kind != FailureKind.INTERNAL:  # the report carries what the student reads (e.g. gloo errors)
-        message = getattr(call.excinfo.value, "localized", {}).get(lang, message)
+    failure = record_of(call.excinfo.value)
+    status = NOT_STARTED if failure.kind == FailureKind.NOT_STARTED else FAILED
     figures = _draw_figures(item.config, call.excinfo, exercise_id, part)
     _write_pngs(item, call.excinfo)
-    book.record(exercise_id, part, status, kind, message, figures)
+    book.record(exercise_id, part, status, failure, figures)
     report.sections = [(name, text) for name, text in report.sections if "Hypothesis" not in name]
-    if kind != FailureKind.INTERNAL:
+    if failure.kind != FailureKind.INTERNAL:  # the student reads it in their language
+        lang = lang_option(item.config)
         label = f"{exercise_id} [{part}]"
         if status == NOT_STARTED:
-            detail = message.split("(", 1)[1].rstrip(")") if "(" in message else t("not started detail", lang)
+            detail = failure.text("body", lang) or t("not started detail", lang)
             report.longrepr = f"{label}: {t('not started', lang)}: {detail}"
         else:
-            report.longrepr = f"{label}: {t('kind:' + kind, lang)}\n{message}"
+            report.longrepr = f"{label}: {t('kind:' + failure.kind, lang)}\n{render(failure, lang)}"
     return report
 
 

@@ -11,6 +11,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from graders import catalog
+from graders.errors import Failure, render
 from graders.words.vocabulary import part_name, t
 
 PASSED, FAILED, NOT_STARTED, NOT_RUN = "passed", "failed", "not started", "not run"
@@ -33,8 +34,16 @@ class PartResult:
     points: int
     max_points: int
     kind: str = ""  # why it failed: a graders.errors.FailureKind
-    message: str = ""
+    failure: dict | None = None  # why, as data in every language: a graders.errors.Failure
     figures: list[str] = field(default_factory=list)  # PNG files, relative to the report's folder
+
+    def why(self) -> Failure | None:
+        return Failure.from_dict(self.failure)
+
+    def text(self, lang: str = "en", *, subject: bool = True) -> str:
+        """Why it failed, as text in ``lang`` ("" when it did not fail or nothing was said)."""
+        why = self.why()
+        return render(why, lang, subject=subject) if why is not None else ""
 
 
 @dataclass
@@ -62,8 +71,7 @@ class Gradebook:
         exercise_id: str,
         part: str,
         status: str,
-        kind: str = "",
-        message: str = "",
+        failure: Failure | None = None,
         figures: list[str] | None = None,
     ) -> None:
         entry = catalog.exercise(exercise_id)
@@ -73,8 +81,10 @@ class Gradebook:
         if previous is not None and _RANK[previous.status] >= _RANK[status]:
             return  # a part graded by several tests passes only if all of them pass (and ran)
         points = max_points if status == PASSED else 0
+        kind = failure.kind if failure is not None else ""
+        record = failure.to_dict() if failure is not None else None
         self.parts[key] = PartResult(
-            exercise_id, part, status, points, max_points, kind, message, list(figures or [])
+            exercise_id, part, status, points, max_points, kind, record, list(figures or [])
         )
 
     def rows(self) -> list[ExerciseRow]:

@@ -9,15 +9,16 @@ in the progress file too.
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
 from graders import catalog
+from graders.errors import Failure, FailureKind
 from graders.grading.text import clean
 from graders.impl import KIT_ROOT, Impl
 from graders.plugin.results import FAILED, NOT_RUN, NOT_STARTED, PASSED, ExerciseRow, Gradebook, PartResult
 from graders.student import chapter_run as runner
-from graders.student.failures import parse
 from graders.student.fingerprint import PROFILE, chapter_key
 from graders.student.progress import graded_record
 from graders.student.state import DEFAULT_PATH, ProgressState
@@ -67,26 +68,33 @@ def _level_one_hint(exercise_id: str, lang: str) -> list[str]:
 def part_blocks(row: ExerciseRow, lang: str) -> list[str]:
     """One block per distinct failure of the exercise (parts failing alike share it), and one line
     for its parts that are not started or did not run."""
-    failed: dict[tuple[str, str], list[PartResult]] = {}
+    failed: dict[str, list[PartResult]] = {}
     undone: dict[str, list[PartResult]] = {}
     for part in row.parts:
         if part.status == FAILED:
-            failed.setdefault((part.kind, part.message), []).append(part)
+            failed.setdefault(json.dumps(part.failure, sort_keys=True), []).append(part)
         elif part.status in (NOT_STARTED, NOT_RUN):
             undone.setdefault(_not_done(part, lang), []).append(part)
     lines = [f"○ {row.exercise} {_parts(parts)}: {why}" for why, parts in undone.items()]
-    for (kind, message), parts in failed.items():
-        failure = parse(clean(message), row.exercise)
-        head = f"✗ {row.exercise} {_parts(parts)}: {t('kind:' + kind, lang) if kind else t(FAILED, lang)}"
-        if failure.rank:
-            head += f" · {t('on rank', lang)} {failure.rank}"
-        block = [head, *_indented(failure.body or [t("internal without message", lang)])]
-        if failure.example:
-            block.append(f"{INDENT}{t('example', lang)}: {failure.example}")
-        for hint in failure.hints or _level_one_hint(row.exercise, lang):
-            block.append(f"{INDENT}{t('hint', lang)}: {hint}")
-        lines += ["", *block]
+    for parts in failed.values():
+        lines += ["", *_failure_block(row.exercise, parts, lang)]
     return lines
+
+
+def _failure_block(exercise: str, parts: list[PartResult], lang: str) -> list[str]:
+    """What was expected and seen, on which rank, the smallest example and the hint."""
+    why = parts[0].why() or Failure(parts[0].kind or FailureKind.INTERNAL)
+    head = f"✗ {exercise} {_parts(parts)}: {t('kind:' + why.kind, lang)}"
+    if why.rank:
+        head += f" · {t('on rank', lang)} {why.rank}"
+    body = [clean(line).rstrip() for line in why.text("body", lang).strip("\n").splitlines()]
+    if why.picture:
+        body += [clean(line).rstrip() for line in why.text("picture", lang).splitlines()]
+    block = [head, *_indented(body or [t("internal without message", lang)])]
+    if why.example:
+        block.append(f"{INDENT}{t('example', lang)}: {clean(why.example)}")
+    hints = [why.text("hint", lang)] if why.hint else _level_one_hint(exercise, lang)
+    return block + [f"{INDENT}{t('hint', lang)}: {clean(hint)}" for hint in hints]
 
 
 def _parts(parts: list[PartResult]) -> str:
@@ -98,10 +106,9 @@ def _parts(parts: list[PartResult]) -> str:
 def _not_done(part: PartResult, lang: str) -> str:
     if part.status == NOT_RUN:
         return t(NOT_RUN, lang)
-    detail = (
-        part.message.split("(", 1)[1].rstrip(")") if "(" in part.message else t("not started detail", lang)
-    )
-    return f"{t(NOT_STARTED, lang)}: {detail}"
+    why = part.why()
+    detail = why.text("body", lang) if why is not None else ""
+    return f"{t(NOT_STARTED, lang)}: {detail or t('not started detail', lang)}"
 
 
 def explanation(exercise_id: str, lang: str) -> list[str]:

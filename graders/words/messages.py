@@ -22,26 +22,42 @@ from graders.words.vocabulary import LANGS, t
 
 
 class Text(str):
-    """A message in every language; as a ``str`` it is the English one."""
+    """A message in every language; as a ``str`` it is the English one. ``fields`` keeps the plain
+    values it was said with (``rank=1``), and those of the Texts said inside it, so that what a
+    message is about stays data (the first value of a name wins)."""
 
     by_lang: dict[str, str]
+    fields: dict[str, object]
 
-    def __new__(cls, by_lang: Mapping[str, str]) -> Text:
+    def __new__(cls, by_lang: Mapping[str, str], fields: Mapping[str, object] | None = None) -> Text:
         text = super().__new__(cls, by_lang["en"])
         text.by_lang = {lang: by_lang.get(lang, by_lang["en"]) for lang in LANGS}
+        text.fields = dict(fields or {})
         return text
 
     def in_lang(self, lang: str) -> str:
         return self.by_lang.get(lang, self.by_lang["en"])
 
     def __add__(self, other: object) -> Text:
-        return Text({lang: self.in_lang(lang) + in_lang(other, lang) for lang in LANGS})
+        return Text({lang: self.in_lang(lang) + in_lang(other, lang) for lang in LANGS}, _fields(self, other))
 
     def __radd__(self, other: object) -> Text:
-        return Text({lang: in_lang(other, lang) + self.in_lang(lang) for lang in LANGS})
+        return Text({lang: in_lang(other, lang) + self.in_lang(lang) for lang in LANGS}, _fields(other, self))
 
     def __reduce__(self):
-        return (Text, (dict(self.by_lang),))
+        return (Text, (dict(self.by_lang), dict(self.fields)))
+
+
+#: the values a Text keeps as its fields: plain data that crosses processes and JSON as it is
+_PLAIN = (int, float, str)
+
+
+def _fields(*parts: object) -> dict[str, object]:
+    """The fields of ``parts``, the first part's winning."""
+    merged: dict[str, object] = {}
+    for part in reversed(parts):
+        merged.update(getattr(part, "fields", None) or {})
+    return merged
 
 
 def in_lang(value: object, lang: str) -> str:
@@ -57,7 +73,9 @@ def each_lang(make) -> Text:
 def join(separator: str, parts: Iterable[object]) -> Text:
     """``separator.join(parts)`` in every language."""
     parts = list(parts)
-    return each_lang(lambda lang: separator.join(in_lang(p, lang) for p in parts))
+    text = each_lang(lambda lang: separator.join(in_lang(p, lang) for p in parts))
+    text.fields = _fields(*parts)
+    return text
 
 
 def labelled(label_key: str, value: object) -> Text:
@@ -78,8 +96,13 @@ def say(key: str, **values: object) -> Text:
     """The message ``key`` with ``values`` filled in, in every language. A value that is itself a
     Text is filled in its own language; other values keep their format specs (``{x:g}``)."""
     templates = table(key)[key]
-    return each_lang(
+    text = each_lang(
         lambda lang: templates[lang].format(
             **{name: in_lang(v, lang) if isinstance(v, Text) else v for name, v in values.items()}
         )
     )
+    text.fields = {
+        **_fields(*values.values()),
+        **{name: v for name, v in values.items() if isinstance(v, _PLAIN) and not isinstance(v, Text)},
+    }
+    return text

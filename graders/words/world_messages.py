@@ -10,11 +10,13 @@ _WORLD: dict[str, dict[str, str]] = {
     # -- graders/world/pool.py: what a task's replies say -------------------------------------------
     "not started:missing": {"en": "{file} is missing", "vi": "thiếu tệp {file}"},
     "at site": {"en": " at {site}", "vi": " tại {site}"},
+    "banned what:door": {
+        "en": "rank {rank} {door} ({name}){where}",
+        "vi": "rank {rank} đã {door} ({name}){where}",
+    },
     "banned:door": {
-        "en": "rank {rank} {door} ({name}){where}, which graded code may never do: it is banned in "
-        "{exercise}.",
-        "vi": "rank {rank} đã {door} ({name}){where}, điều mà code được chấm không bao giờ được làm: nó bị "
-        "cấm trong {exercise}.",
+        "en": "{what}, which graded code may never do: it is banned in {exercise}.",
+        "vi": "{what}, điều mà code được chấm không bao giờ được làm: nó bị cấm trong {exercise}.",
     },
     "banned:door:hint": {
         "en": "use only what your function receives: the graders' cases, frames and references are not "
@@ -22,13 +24,18 @@ _WORLD: dict[str, dict[str, str]] = {
         "vi": "chỉ dùng những gì hàm của bạn nhận được: các ví dụ (case), frame và reference của bộ chấm "
         "không phải để bạn đọc.",
     },
+    "banned what:call": {"en": "rank {rank} called {name}{where}", "vi": "rank {rank} đã gọi {name}{where}"},
     "banned:call": {
-        "en": "rank {rank} called {name}{where}, which is banned in {exercise}.",
-        "vi": "rank {rank} đã gọi {name}{where}, nhưng lời gọi này bị cấm trong {exercise}.",
+        "en": "{what}, which is banned in {exercise}.",
+        "vi": "{what}, nhưng lời gọi này bị cấm trong {exercise}.",
+    },
+    "banned what:import": {
+        "en": "rank {rank} imported {name}{where}",
+        "vi": "rank {rank} đã import {name}{where}",
     },
     "banned:import": {
-        "en": "rank {rank} imported {name}{where}, which is banned in {exercise}.",
-        "vi": "rank {rank} đã import {name}{where}, nhưng module này bị cấm trong {exercise}.",
+        "en": "{what}, which is banned in {exercise}.",
+        "vi": "{what}, nhưng module này bị cấm trong {exercise}.",
     },
     "banned:call:hint": {
         "en": "this exercise is about building that yourself: use only the calls its docstring allows.",

@@ -3,7 +3,7 @@
 A worker's exception reaches the student as ``rank 1 raised RuntimeError: [enforce fail at
 pair.cc:801] ... Pair is not connected``. :func:`explain` recognises the library texts below
 (each provoked for real in a gloo world by ``tests/test_gloo_errors.py``, torch 2.13) and
-:func:`render` says what happened and what to do, in the student's language. Two misuses never
+:func:`said` says what happened and what to do, in the student's language. Two misuses never
 raise: a send and a recv with different tags wait forever, and a peer rank that does not
 exist is waited on forever; :func:`hang_diagnosis` names them in a hang report.
 """
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from graders.words.messages import Text, each_lang
 from graders.words.vocabulary import t
 
 #: (key, pattern) in the order tried; the words are ``gloo:<key>`` and ``gloo:<key>:hint`` in i18n
@@ -44,15 +45,17 @@ def explain(message: str) -> tuple[str, dict[str, str]] | None:
     return None
 
 
-def render(message: str, lang: str = "en") -> str:
-    """What the student did and a hint, or "" for an error text the kit does not know."""
+def said(message: str) -> tuple[Text | str, Text | str]:
+    """What the student's code did and a hint, in every language, for a known library error text;
+    ``("", "")`` for one the kit does not know."""
     found = explain(message)
     if found is None:
-        return ""
+        return "", ""
     key, values = found
-    return f"{t('gloo:what happened', lang)}: {t('gloo:' + key, lang).format(**values)}\n" + (
-        f"{t('hint', lang)}: {t('gloo:' + key + ':hint', lang).format(**values)}"
+    what = each_lang(
+        lambda lang: f"{t('gloo:what happened', lang)}: {t('gloo:' + key, lang).format(**values)}"
     )
+    return what, each_lang(lambda lang: t("gloo:" + key + ":hint", lang).format(**values))
 
 
 def clean(message: str) -> str:

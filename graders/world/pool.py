@@ -28,7 +28,7 @@ from graders.errors import (
     StudentError,
     TaskHang,
 )
-from graders.words.messages import Text, each_lang, in_lang, labelled, say
+from graders.words.messages import Text, each_lang, in_lang, say
 from graders.world import gloo_errors, reports
 from graders.world.backend import BACKENDS, Placement, gpu_count, place
 from graders.world.case_digest import case_digest
@@ -253,12 +253,12 @@ class WorldPool:
     ) -> RunResult:
         """The replies as a :class:`RunResult`, or the failure they show; ``restart()`` replaces a
         world the task broke."""
-        example = labelled("example", repr(case))
+        example = repr(case)
         members = getattr(case, "ranks", None)
         if collected.crashed:
-            report = reports.crash_report(world, collected, student_dir, spec.exercise, members)
+            report, hint = reports.crash_report(world, collected, student_dir, spec.exercise, members)
             restart()
-            raise RankCrash(report + example)
+            raise RankCrash(report, example=example, hint=hint)
         replies = collected.replies
         todo = [r for r in replies if r is not None and ("todo" in r or "missing" in r)]
         if collected.pending:
@@ -272,10 +272,12 @@ class WorldPool:
             if collected.timed_out:
                 report = reports.hang_report(world, collected, student_dir, deadline, spec.exercise, members)
                 restart()
-                raise TaskHang(report + example)
-            report = reports.stuck_after_error_report(world, collected, student_dir, spec.exercise, members)
+                raise TaskHang(report, example=example)
+            report, hint = reports.stuck_after_error_report(
+                world, collected, student_dir, spec.exercise, members
+            )
             restart()
-            raise RankErrorWithStuckPeers(report + example)
+            raise RankErrorWithStuckPeers(report, example=example, hint=hint)
 
         traces = Traces([parse(r.get("trace", [])) for r in replies])
         if traces.unmatched() or any("dirty" in r for r in replies):
@@ -299,7 +301,7 @@ def _todo_detail(reply: dict) -> Text | str:
     return ""
 
 
-def _raise_for_banned(traces: Traces, spec: TaskSpec, example: Text | str = "") -> None:
+def _raise_for_banned(traces: Traces, spec: TaskSpec, example: str = "") -> None:
     hits = traces.banned()
     if not hits:
         return
@@ -308,25 +310,21 @@ def _raise_for_banned(traces: Traces, spec: TaskSpec, example: Text | str = "") 
     where = say("at site", site=event.site) if event.site else ""
     if name in DOORS:
         door = say(f"banned:door:{name}")  # what the door does (catalog.DOORS), in every language
-        said = say(
-            "banned:door",
-            rank=rank,
-            door=door,
-            name=name.removesuffix(".*"),
-            where=where,
-            exercise=spec.exercise,
-        )
-        raise BannedCall(said + example, hint=say("banned:door:hint"))
-    qualified = name if "." in name else f"torch.distributed.{name}"
-    said = {"rank": rank, "where": where, "exercise": spec.exercise}
-    if qualified.endswith(".*"):  # a banned module tree
-        message = say("banned:import", name=qualified[:-2], **said)
+        what = say("banned what:door", rank=rank, door=door, name=name.removesuffix(".*"), where=where)
+        said, hint = say("banned:door", what=what, exercise=spec.exercise), say("banned:door:hint")
     else:
-        message = say("banned:call", name=qualified, **said)
-    raise BannedCall(message + example, hint=say("banned:call:hint"))
+        qualified = name if "." in name else f"torch.distributed.{name}"
+        if qualified.endswith(".*"):  # a banned module tree
+            what = say("banned what:import", rank=rank, name=qualified[:-2], where=where)
+            said = say("banned:import", what=what, exercise=spec.exercise)
+        else:
+            what = say("banned what:call", rank=rank, name=qualified, where=where)
+            said = say("banned:call", what=what, exercise=spec.exercise)
+        hint = say("banned:call:hint")
+    raise BannedCall(said, hint, example=example, note=f"{what} (banned)")
 
 
-def _raise_for_errors(replies: list[dict], spec: TaskSpec, example: Text | str = "") -> None:
+def _raise_for_errors(replies: list[dict], spec: TaskSpec, example: str = "") -> None:
     failed = [(rank, r["error"]) for rank, r in enumerate(replies) if "error" in r]
     if not failed:
         return
@@ -340,12 +338,12 @@ def _raise_for_errors(replies: list[dict], spec: TaskSpec, example: Text | str =
     printed = replies[rank].get("stdout", "").strip()
     if printed:
         lines.append(say("printed", tail="\n".join(printed.splitlines()[-5:])))
-    explained = each_lang(lambda lang: gloo_errors.render(err["message"], lang))  # a known gloo text, or ""
+    what, hint = gloo_errors.said(err["message"])  # a known gloo text, or ""
 
     def text(lang: str) -> str:
-        return "\n".join([in_lang(line, lang) for line in lines] + [explained.in_lang(lang)]).rstrip()
+        return "\n".join([in_lang(line, lang) for line in lines] + [in_lang(what, lang)]).rstrip()
 
-    raise StudentError(f"{spec.exercise}: " + each_lang(text) + example)  # .localized: every language
+    raise StudentError(each_lang(text), hint, example=example, rank=ranks, subject=spec.exercise)
 
 
 def _graded_root(location: tuple) -> str:

@@ -12,8 +12,7 @@ import json
 import os
 import re
 
-from graders.words.messages import Text, each_lang, in_lang, join, say
-from graders.words.vocabulary import t
+from graders.words.messages import Text, each_lang, join, say
 from graders.world import gloo_errors
 from graders.world.process_world import Collected, ProcessWorld
 
@@ -170,7 +169,8 @@ def crash_report(
     student_dir: str,
     exercise: str,
     members: tuple[int, ...] | None = None,
-) -> Text:
+) -> tuple[Text, Text | str]:
+    """The report of ranks that died, and the hint their ends give (a signal's, an exit's)."""
     lines: list[Text | str] = []
     hints: list[Text] = []
     for rank, why in sorted(collected.crashed.items()):
@@ -195,15 +195,12 @@ def crash_report(
     other_lines, _ = _rank_lines(world, others, collected, stacks, student_dir, members)
     head = say("crash:head", exercise=exercise, who=_who(collected.crashed))
     body = [head, *lines]
-    if hints:
-        hints = list(dict.fromkeys(hints))
-        body.append(
-            each_lang(lambda lang: f"{t('hint', lang)}: " + "; ".join(in_lang(h, lang) for h in hints) + ".")
-        )
     if other_lines:
         body.append(say("crash:others"))
         body += other_lines
-    return join("\n", body + _printed(collected, set(collected.crashed)))
+    hints = list(dict.fromkeys(hints))
+    hint = join("; ", hints) + "." if hints else ""
+    return join("\n", body + _printed(collected, set(collected.crashed))), hint
 
 
 def stuck_after_error_report(
@@ -212,7 +209,9 @@ def stuck_after_error_report(
     student_dir: str,
     exercise: str,
     members: tuple[int, ...] | None = None,
-) -> Text:
+) -> tuple[Text, Text | str]:
+    """The report of a rank that raised while others wait for it, and the hint for a library
+    error the kit knows."""
     stuck = collected.pending
     stacks = world.dump_stacks(stuck)
     lines, _ = _rank_lines(world, list(range(world.size)), collected, stacks, student_dir, members)
@@ -220,14 +219,14 @@ def stuck_after_error_report(
     said = {"exercise": exercise, "failed": _who(failed), "stuck": _who(stuck)}
     head = say("stuck:one", **said) if len(stuck) == 1 else say("stuck:many", **said)
     detail: list[Text] = []
-    message = collected.replies[failed[0]]["error"]["message"] if failed else ""
-    if gloo_errors.render(message):
-        detail.append(each_lang(lambda lang: gloo_errors.render(message, lang)))
+    what, hint = gloo_errors.said(collected.replies[failed[0]]["error"]["message"] if failed else "")
+    if what:
+        detail.append(what)
     for rank in failed:
         err = collected.replies[rank]["error"]
         if err.get("traceback"):
             detail.append(say("stuck:traceback", rank=rank, traceback=err["traceback"]))
-    return join("\n", [head, *lines, *detail, *_printed(collected, set(failed))])
+    return join("\n", [head, *lines, *detail, *_printed(collected, set(failed))]), hint
 
 
 def _printed(collected: Collected, ranks) -> list[Text]:

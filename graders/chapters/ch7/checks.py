@@ -28,7 +28,7 @@ from graders.chapters.ch7.simulator import (
 from graders.errors import GradingFailure
 from graders.judge import figures
 from graders.judge.checks import assert_number_close, assert_tensor_equal, fail
-from graders.words.messages import Text, join, labelled, say
+from graders.words.messages import Text, join, say
 
 NAMES = {"gpipe": "GPipe", "1f1b": "1F1B", "interleaved": "interleaved 1F1B"}
 
@@ -37,10 +37,8 @@ def schedule_failure(
     message: Text, case, hint: Text | str = "", sim: Simulation | None = None
 ) -> GradingFailure:
     """A failure whose message ends with the timeline of ``sim`` and which carries it as a PNG."""
-    text = message + labelled("example", repr(case))
-    if sim is not None:
-        text += "\n" + timeline.text(sim)
-    exc = GradingFailure(text, hint)
+    picture = timeline.text(sim) if sim is not None else ""
+    exc = GradingFailure(message, hint, example=repr(case), picture=picture)
     if sim is not None:
         schedule = sim.schedule
         figures.attach(exc, "timeline", lambda path: timeline.render_timeline_png(schedule, path))

@@ -14,7 +14,7 @@ from graders.chapters.ch7.simulator import Simulation
 from graders.errors import GradingFailure, NotStarted, TaskHang
 from graders.judge import figures
 from graders.judge.checks import fail
-from graders.words.messages import Text, say
+from graders.words.messages import Text, labelled, say
 
 _SCHEDULE_TASKS = {
     "gpipe": ("ch7.gpipe_schedule", tasks.gpipe_schedule),
@@ -54,9 +54,8 @@ def run_own_schedule(harness, impl, case: cases.OwnScheduleCase):
     except TaskHang as exc:
         if not sim.deadlocked:
             raise
-        explained = explain_deadlock(exc.report, exercise_id, sim)
-        hang = TaskHang(explained)
-        hang.localized = dict(explained.by_lang)  # as the student reads it (--lang)
+        report = exc.report + labelled("example", exc.example) if exc.example else exc.report
+        hang = TaskHang(explain_deadlock(report, exercise_id, sim))
         figures.attach(hang, "timeline", lambda path: timeline.render_timeline_png(schedule, path))
         raise hang from None
 

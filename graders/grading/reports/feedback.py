@@ -88,7 +88,7 @@ def misconception_lines(result, exercise_id: str, lang: str = "en") -> list[str]
 
 def part_message(part, lang: str = "en") -> str:
     """Why a part failed, never empty: a grader error without a message says so."""
-    message = part.message.strip()
+    message = part.text(lang).strip()
     if message:
         return message
     if part.kind == FailureKind.INTERNAL:
