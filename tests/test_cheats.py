@@ -754,10 +754,7 @@ def test_verdict(row: Verdict, harness, tmp_path):
     chapter = row.exercise.split(".")[0]
     impl = _impl(row, chapter, tmp_path)
     if row.expected == FULL:  # every part must pass: the lighter profile's examples
-        tests = _tests(chapter, MUTANTS_PROFILE)
-        every = [(part, fns) for (exercise, part), fns in tests.items() if exercise == row.exercise]
-        failed, _ = mutants.grade_parts(impl, harness, every)
-        assert failed == {}, f"{row.sample} lost points: " + "\n".join(f"{p}: {m}" for p, m in failed.items())
+        _assert_full_marks(row, impl, harness)
         return
     expected = row.expected
     # a cheat is graded on the parts it must lose only (the others do not change its verdict),
@@ -779,6 +776,25 @@ def test_verdict(row: Verdict, harness, tmp_path):
     for part, fragment in expected.items():
         assert fragment in failed[part], f"{row.sample}, part {part}: {fragment!r} not in:\n{failed[part]}"
         assert "Traceback" not in failed[part]
+
+
+def _assert_full_marks(row: Verdict, impl: Impl, harness) -> None:
+    tests = _tests(row.exercise.split(".")[0], MUTANTS_PROFILE)
+    every = [(part, fns) for (exercise, part), fns in tests.items() if exercise == row.exercise]
+    failed, _ = mutants.grade_parts(impl, harness, every)
+    assert failed == {}, f"{row.sample} lost points: " + "\n".join(f"{p}: {m}" for p, m in failed.items())
+
+
+def test_a_group_made_with_local_synchronization_after_the_kits_own_subgroups(harness, tmp_path):
+    """torch names a group made with ``use_local_synchronization`` from its ranks and the number of
+    groups the rank holds. The kit's subgroups of earlier tasks are held by their members only, so
+    graded code must not see them (before, the honest local-synchronization sample hung whenever
+    ch10's samples had run before it in the same world)."""
+    for row in (
+        Verdict("ch10/honest_alternative", "ch10.all_reduce_moe_gradients", FULL),
+        Verdict("ch11/honest_groups_local_sync", "ch11.build_groups", FULL),
+    ):
+        _assert_full_marks(row, _impl(row, row.exercise.split(".")[0], tmp_path / row.exercise), harness)
 
 
 def test_every_sample_has_a_row_and_says_what_it_is():

@@ -8,11 +8,15 @@ The kit asks every rank of the world what it is about to make, before torch does
 mistake gets the same clear verdict every run.
 
 A group made with ``use_local_synchronization=True`` is only made by its members (torch's
-documented exception) and is not checked.
+documented exception) and is not checked. torch names such a group from its ranks and the number
+of groups the process holds; :func:`named_as_if_alone` keeps the kit's own groups out of that
+count, which differs from rank to rank in a persistent world.
 """
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import inspect
 from collections.abc import Callable
 
@@ -52,3 +56,32 @@ def check_same_group_everywhere(asked: list[int], all_gather_object: Callable) -
         f"asked for {everyone[0]} while rank {other} asked for {everyone[other]} "
         f"(this is rank {me})"
     )
+
+
+def local_synchronization(args: tuple, kwargs: dict) -> bool:
+    """Whether a ``new_group(...)`` call asks for ``use_local_synchronization``."""
+    return bool(_NEW_GROUP.bind(*args, **kwargs).arguments.get("use_local_synchronization"))
+
+
+@contextlib.contextmanager
+def named_as_if_alone(graded_groups: list):
+    """While graded code makes a group with ``use_local_synchronization=True``, torch names it as
+    in a program of its own. torch 2.13 hashes the ranks with the number of groups the process
+    holds, so that its members agree on the name only when each holds as many. In a program of
+    its own they do (the default group and the groups the program made); in the kit's world a
+    rank also holds the groups earlier tasks asked the kit for, and only their members hold each,
+    so the members would compute different names and wait for each other forever. The count is
+    therefore the default group and the groups graded code made and still holds."""
+    c10d = dist.distributed_c10d
+    original = c10d._hash_ranks_to_str
+
+    def hashed(ranks: list[int]) -> str:
+        held = 1 + sum(1 for group in graded_groups if group in c10d._world.pg_names)
+        unique = "_".join(["_".join(map(str, ranks)), str(held)])
+        return hashlib.sha1(bytes(unique, "utf-8"), usedforsecurity=False).hexdigest()
+
+    c10d._hash_ranks_to_str = hashed
+    try:
+        yield
+    finally:
+        c10d._hash_ranks_to_str = original

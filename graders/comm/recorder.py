@@ -20,6 +20,7 @@ untraced; :data:`REAL` holds them for grader code in the worker.
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 import os
 import sys
@@ -45,7 +46,12 @@ from graders.comm.calls import (
     tensors_of,
 )
 from graders.comm.doors import Doors
-from graders.comm.group_agreement import check_same_group_everywhere, requested_ranks
+from graders.comm.group_agreement import (
+    check_same_group_everywhere,
+    local_synchronization,
+    named_as_if_alone,
+    requested_ranks,
+)
 from graders.comm.guard import ObjectBans, clone, swap_code
 from graders.comm.operator_bans import OperatorBans, operator_patterns
 from graders.errors import BannedCallError
@@ -105,11 +111,15 @@ class _Lifecycle:
     def __call__(self, args: tuple, kwargs: dict):
         recorder = self.recorder
         graded = recorder.active and recorder.bans.graded_request(sys._getframe(2))
+        naming = contextlib.nullcontext()
         if graded and self.name == "new_group":
             asked = requested_ranks(args, kwargs)
             if asked is not None:
                 check_same_group_everywhere(asked, REAL["all_gather_object"])
-        made = self.original(*args, **kwargs)
+            elif local_synchronization(args, kwargs):
+                naming = named_as_if_alone(recorder.made_groups)
+        with naming:
+            made = self.original(*args, **kwargs)
         if recorder.keep_groups and self.name != "destroy_process_group":
             default = dist.GroupMember.WORLD
             recorder.kept_groups += [g for g in (made, default) if g is not None]
