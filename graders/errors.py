@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from enum import StrEnum
 
-from graders.words.messages import in_lang
+from graders.words.text import in_lang
 from graders.words.vocabulary import LANGS, t
 
 

@@ -53,14 +53,6 @@ DYNAMIC_IMPORTS = {
     ("graders.plugin.chapter_tests", "exercise_tests"): {"loads": "a chapter's test files (exercises/chN)"},
     ("graders.grading.warm", "preload"): {"loads": ["graders.*"], "wings": lambda: _warm_wings()},
     ("graders.comm.guard", "_resolve"): {"loads": "the torch module that owns a banned name"},
-    ("graders.words.messages", "table"): {
-        "loads": ["graders.chapters.*.messages"],
-        "upward": "each chapter keeps its own messages beside its graders",
-    },
-    ("graders.words.hints", "_chapter_module"): {
-        "loads": ["graders.chapters.*.hints"],
-        "upward": "each chapter keeps its own hints beside its graders",
-    },
 }
 
 

@@ -1,6 +1,7 @@
-"""Every teaching message exists in English and Vietnamese, and graders write no text of their own.
+"""Every teaching message exists in every language, and graders write no text of their own.
 
-The tables are :data:`graders.words.messages.SHARED` and each chapter's ``graders/chapters/chN/messages.py``.
+The messages are gettext catalogues (:mod:`graders.words.catalogue`): the kit's domain and each
+chapter's (``graders/chapters/chN/words/``), an English template beside each language's ``.po``.
 A grader that passes a literal (``fail(f"...")``, ``hint="..."``, ``what=f"..."``, a ``*_HINT``
 constant) instead of :func:`graders.words.messages.say` would reach a Vietnamese student in English.
 """
@@ -8,52 +9,68 @@ constant) instead of :func:`graders.words.messages.say` would reach a Vietnamese
 from __future__ import annotations
 
 import ast
-import importlib
 import string
 from pathlib import Path
 
 import pytest
 
 from graders.impl import KIT_ROOT
-from graders.words.messages import SHARED, Text, join, say
+from graders.words import catalogue
+from graders.words.messages import say
+from graders.words.text import Text, join
 from graders.words.vocabulary import LANGS
 
 GRADERS = KIT_ROOT / "graders"
-CHAPTERS = sorted(p.parent.name for p in GRADERS.glob("chapters/ch*/checks.py"))
+CHAPTERS = sorted(p.parent.name for p in GRADERS.glob("chapters/ch*/chapter.py"))
+DOMAINS = [catalogue.KIT, *CHAPTERS]
 #: Modules whose text reaches students: the judgements and the assertions they share.
 MESSAGE_MODULES = sorted(
     [GRADERS / "judge" / "checks.py", GRADERS / "comm" / "assertions.py", *GRADERS.glob("training/*.py")]
     + [GRADERS / "world" / "pool.py", GRADERS / "world" / "reports.py"]
-    + [p for ch in CHAPTERS for p in (GRADERS / "chapters" / ch).rglob("*.py") if p.stem != "messages"]
+    + [p for ch in CHAPTERS for p in (GRADERS / "chapters" / ch).rglob("*.py")]
 )
 #: Functions still passing English text of their own: this list only shrinks.
 NOT_YET_TRANSLATED: set[str] = set()
 TEXT_KEYWORDS = {"hint", "what"}
-
-
-def tables() -> dict[str, dict]:
-    found = {"shared": SHARED}
-    for chapter in CHAPTERS:
-        if (GRADERS / "chapters" / chapter / "messages.py").exists():
-            found[chapter] = importlib.import_module(f"graders.chapters.{chapter}.messages").MESSAGES
-    return found
+#: the kit's entries that are not messages said with ``say``: words, part names, the hint command's
+NOT_SAID = ("word:", "part:", "hint command:")
 
 
 def fields(template: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(template) if name is not None}
 
 
-@pytest.mark.parametrize("name", list(tables()))
-def test_every_message_has_both_languages_with_the_same_fields(name):
-    for key, entry in tables()[name].items():
-        if name != "shared":
-            assert key.startswith(f"{name}:"), f"{name} message {key!r} must start with '{name}:'"
-        assert set(entry) == set(LANGS), f"{key}: languages {sorted(entry)}, expected {list(LANGS)}"
-        for lang in LANGS:
-            assert entry[lang].strip(), f"{key}: the {lang} text is empty"
-        assert fields(entry["en"]) == fields(entry["vi"]), f"{key}: en and vi name different fields"
-        if len(entry["en"]) > 12:
-            assert entry["en"] != entry["vi"], f"{key}: the Vietnamese is a copy of the English"
+def messages(domain: str) -> dict[str, dict[str, str]]:
+    """The entries of ``domain`` that graders say (a chapter's hints and recaps aside)."""
+    entries = catalogue.domain(domain)
+    if domain == catalogue.KIT:
+        return {k: v for k, v in entries.items() if not k.startswith(NOT_SAID)}
+    return {k: v for k, v in entries.items() if not k.startswith(("hint:", "recap:"))}
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_every_entry_is_in_every_language_with_the_same_fields(domain):
+    """Complete, no stale translation, the same ``str.format`` fields, no copy of the English."""
+    template = catalogue.domain(domain)
+    assert template, f"the {domain} catalogue is empty"
+    for lang in LANGS[1:]:
+        written = catalogue.translations(domain, lang)
+        keys = [key for key, _, _ in written]
+        assert len(keys) == len(set(keys)), f"{domain} {lang}.po names a key twice"
+        assert sorted(set(template) - set(keys)) == [], f"{domain}: {lang}.po lacks these keys"
+        assert sorted(set(keys) - set(template)) == [], f"{domain}: {lang}.po has keys the template lacks"
+        for key, english, text in written:
+            assert english == template[key]["en"], f"{domain} {key}: {lang}.po translates an older English"
+            assert text.strip(), f"{domain} {key}: the {lang} text is empty"
+            assert fields(english) == fields(text), f"{domain} {key}: en and {lang} name different fields"
+            if len(english) > 12:
+                assert english != text, f"{domain} {key}: the {lang} text is a copy of the English"
+
+
+@pytest.mark.parametrize("domain", CHAPTERS)
+def test_a_chapter_says_only_its_own_keys(domain):
+    for key in messages(domain):
+        assert key.startswith(f"{domain}:"), f"{domain} message {key!r} must start with '{domain}:'"
 
 
 def _say_keys(tree: ast.AST) -> list[str]:
@@ -73,7 +90,7 @@ def test_every_key_said_exists_and_every_key_is_said():
     said: set[str] = set()
     for path in GRADERS.rglob("*.py"):
         said.update(_say_keys(ast.parse(path.read_text())))
-    known = {key for table in tables().values() for key in table}
+    known = {key for domain in DOMAINS for key in messages(domain)}
     assert sorted(said - known) == [], "said but not in any table"
     # keys built at run time (``say(f"...")``) are named by their prefix in the table itself
     dynamic = {key for key in known if key.endswith(":hint") or key.startswith("describe:")}
@@ -160,13 +177,15 @@ def test_every_door_has_its_words_in_both_languages():
 
     for name, does in DOORS.items():
         key = f"banned:door:{name}"
-        assert key in SHARED, (
-            f"the door {name!r} needs its words, {key!r}, in graders/words/world_messages.py"
-        )
-        assert SHARED[key]["en"] == does, f"{key} differs from catalog.DOORS"
-    assert {k.removeprefix("banned:door:") for k in SHARED if k.startswith("banned:door:")} - {"hint"} == set(
-        DOORS
-    )
+        kit = catalogue.domain(catalogue.KIT)
+        assert key in kit, f"the door {name!r} needs its words, {key!r}, in the kit's catalogue"
+        assert kit[key]["en"] == does, f"{key} differs from catalog.DOORS"
+    doors = {
+        k.removeprefix("banned:door:")
+        for k in catalogue.domain(catalogue.KIT)
+        if k.startswith("banned:door:")
+    }
+    assert doors - {"hint"} == set(DOORS)
 
 
 def test_what_the_world_reports_reads_in_the_students_language():

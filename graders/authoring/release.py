@@ -39,6 +39,7 @@ EXCLUDE = (
     "fixtures/mutants",
     "fixtures/submissions",
     "fixtures/probes",  # the kit's own world probes: one is a working ring shift
+    "fixtures/new_chapter",  # the template chapter: its solution and hidden grader
     "tests",
     "bench",
     ".ci",

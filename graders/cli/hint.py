@@ -17,52 +17,18 @@ import textwrap
 from graders import catalog, config
 from graders.impl import KIT_ROOT
 from graders.words import hints
+from graders.words.messages import templates
 from graders.words.vocabulary import LANGS
 
 #: where the levels already seen are kept: ``{"seen": {"ch2.ring_shift": 2, ...}}``
 STATE_FILE = KIT_ROOT / ".dtlab" / "hints.json"
 WIDTH = 100
 
-_WORDS = {
-    "heading": {
-        "en": "{id} · {title} · hint {level} of {levels}",
-        "vi": "{id} · {title} · gợi ý {level}/{levels}",
-    },
-    "recap": {"en": "{id} · {title} · theory recap", "vi": "{id} · {title} · tóm tắt lý thuyết"},
-    "next": {
-        "en": "next: run `{command}` again for hint {level} of {levels} (--all: every hint and the recap)",
-        "vi": "tiếp theo: chạy lại `{command}` để xem gợi ý {level}/{levels} (--all: mọi gợi ý và tóm tắt)",
-    },
-    "last": {
-        "en": "this is the last hint; the theory recap: `{command} --recap`",
-        "vi": "đây là gợi ý cuối cùng; tóm tắt lý thuyết: `{command} --recap`",
-    },
-    "no chapter": {
-        "en": "unknown chapter {chapter!r}; the chapters are {chapters}",
-        "vi": "không có chương {chapter!r}; các chương: {chapters}",
-    },
-    "no exercise": {
-        "en": "{chapter} has no exercise {exercise!r}; its exercises: {names}",
-        "vi": "chương {chapter} không có bài tập {exercise!r}; các bài tập của chương: {names}",
-    },
-    "no level": {
-        "en": "{id} has hints 1 to {levels}; there is no level {level}",
-        "vi": "{id} có các gợi ý từ 1 đến {levels}; không có mức {level}",
-    },
-    "state replaced": {
-        "en": "dtlab hint: {path} could not be read ({why}); starting a new one",
-        "vi": "dtlab hint: không đọc được {path} ({why}); tạo tệp mới",
-    },
-    "state unsaved": {
-        "en": "dtlab hint: could not save {path} ({why}); the next call starts from level 1 again",
-        "vi": "dtlab hint: không lưu được {path} ({why}); lần gọi sau sẽ lại bắt đầu từ mức 1",
-    },
-}
-
 
 def _say(key: str, lang: str, **fields) -> str:
-    entry = _WORDS[key]
-    return (entry.get(lang) or entry["en"]).format(**fields)
+    """The command's own words (``hint command:<key>`` of the kit's catalogue) in ``lang``."""
+    entry = templates(f"hint command:{key}")
+    return entry.get(lang, entry["en"]).format(**fields)
 
 
 def add_command(sub) -> None:

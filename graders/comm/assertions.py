@@ -13,7 +13,8 @@ from collections.abc import Callable, Sequence
 from graders.comm import trace_picture
 from graders.comm.trace import Traces
 from graders.judge import checks
-from graders.words.messages import Text, say
+from graders.words.messages import say
+from graders.words.text import Text
 
 
 def fail(traces: Traces, message: Text, case=None, hint: Text | str = "") -> None:

@@ -13,7 +13,8 @@ from collections.abc import Sequence
 
 from graders.comm.assertions import fail
 from graders.comm.trace import ALL_GATHERS, ALL_REDUCES, REDUCE_SCATTERS, Event, Traces
-from graders.words.messages import Text, say
+from graders.words.messages import say
+from graders.words.text import Text
 
 FAMILIES = {"all_reduce": ALL_REDUCES, "all_gather": ALL_GATHERS, "reduce_scatter": REDUCE_SCATTERS}
 

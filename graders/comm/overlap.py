@@ -19,7 +19,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from graders.comm.trace import Event
-from graders.words.messages import Text, say
+from graders.words.messages import say
+from graders.words.text import Text
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ from pathlib import Path
 from graders.comm.trace import Event, Traces
 from graders.judge import figures
 from graders.judge.figures import Picture
-from graders.words.messages import each_lang
+from graders.words.text import each_lang
 from graders.words.vocabulary import t
 
 MAX_RANKS = 8  # a bigger world, or a longer trace, is not drawn in the terminal

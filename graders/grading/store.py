@@ -21,7 +21,7 @@ from graders.grading.result import Settings, StudentResult, grader_files
 from graders.impl import KIT_ROOT
 
 #: Modules of graders/ that hold only words for students, never a verdict.
-WORDS_ONLY = frozenset({"hints.py", "hint.py"})
+WORDS_ONLY = frozenset({"hint.py"})
 
 
 def kit_fingerprint(chapter: str, kit_root: Path = KIT_ROOT) -> str:

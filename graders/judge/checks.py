@@ -17,7 +17,8 @@ import torch
 
 from graders.errors import GradingFailure
 from graders.judge.figures import Picture, attach, attach_picture, figures_of
-from graders.words.messages import Text, say
+from graders.words.messages import say
+from graders.words.text import Text
 
 TOLERANCES: dict[torch.dtype, tuple[float, float]] = {
     torch.float64: (1e-9, 1e-12),

@@ -25,7 +25,8 @@ import torch
 
 from graders.judge import figures
 from graders.judge.figures import Picture
-from graders.words.messages import Text, each_lang, in_lang, say
+from graders.words.messages import say
+from graders.words.text import Text, each_lang, in_lang
 
 
 def storage_key(tensor: torch.Tensor) -> tuple[int, int]:

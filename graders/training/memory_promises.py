@@ -27,7 +27,8 @@ from dataclasses import dataclass
 from graders.judge.checks import fail
 from graders.judge.figures import Picture
 from graders.training.ledger import bars_picture
-from graders.words.messages import Text, say
+from graders.words.messages import say
+from graders.words.text import Text
 
 
 @dataclass(frozen=True)

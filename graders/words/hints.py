@@ -1,31 +1,28 @@
-"""Graded hints and theory recaps for every exercise, in English and Vietnamese.
+"""Graded hints and theory recaps for every exercise, in every language of the course.
 
-The words live with their chapter, in ``graders/chapters/chN/hints.py``: plain data, two tables
-keyed by the exercise's name inside the chapter (``"ring_all_reduce"``),
+The words live with their chapter, in its catalogue (``graders/chapters/chN/words/``), keyed by the
+exercise's name inside the chapter:
 
-* ``HINTS``: the levels, first a nudge (where to look), last the key idea, never the answer;
-  each level is an ``(English, Vietnamese)`` pair, so both languages have the same levels;
-* ``RECAPS``: an ``(English, Vietnamese)`` pair, a few lines of the lesson the exercise rests on.
+* ``hint:<name>:<level>``: the levels, 1 a nudge (where to look), the last the key idea, never
+  the answer; every language has the same levels;
+* ``recap:<name>``: a few lines of the lesson the exercise rests on.
 
 This module is the one way to read them: :func:`hints`, :func:`recap`, :func:`levels`.
 """
 
 from __future__ import annotations
 
-import importlib
-from types import ModuleType
-
 from graders import catalog
-from graders.words.vocabulary import LANGS
+from graders.words.catalogue import LANGS, domain
 
 
-def _language(lang: str) -> int:
+def _language(lang: str) -> str:
     if lang not in LANGS:
         raise ValueError(f"unknown language {lang!r}; choose from {', '.join(LANGS)}")
-    return LANGS.index(lang)
+    return lang
 
 
-def _chapter_module(exercise: str) -> ModuleType:
+def _words(exercise: str) -> dict[str, dict[str, str]]:
     if exercise not in catalog.EXERCISES:
         chapter = exercise.split(".", 1)[0]
         known = (
@@ -37,30 +34,35 @@ def _chapter_module(exercise: str) -> ModuleType:
             f"unknown exercise {exercise!r}"
             + (f"; {chapter} has {known}" if known else f"; chapters: {', '.join(catalog.CHAPTERS)}")
         )
-    return importlib.import_module(f"graders.chapters.{catalog.EXERCISES[exercise].chapter}.hints")
+    return domain(catalog.EXERCISES[exercise].chapter)
 
 
-def _entry(exercise: str, table: str):
-    name = exercise.split(".", 1)[1]
-    module = _chapter_module(exercise)
-    try:
-        return getattr(module, table)[name]
-    except KeyError:
-        raise KeyError(f"{exercise} has no {table.lower()}: add them to {module.__name__}") from None
+def _levels(exercise: str) -> list[dict[str, str]]:
+    words, name = _words(exercise), exercise.split(".", 1)[1]
+    found = []
+    while f"hint:{name}:{len(found) + 1}" in words:
+        found.append(words[f"hint:{name}:{len(found) + 1}"])
+    if not found:
+        raise KeyError(f"{exercise} has no hints: add hint:{name}:1 ... to its chapter's catalogue")
+    return found
 
 
 def hints(exercise: str, lang: str = "en") -> list[str]:
     """The graded hints of ``exercise`` (``"ch2.ring_all_reduce"``), level 1 first."""
-    column = _language(lang)
-    return [pair[column] for pair in _entry(exercise, "HINTS")]
+    lang = _language(lang)
+    return [level.get(lang, level["en"]) for level in _levels(exercise)]
 
 
 def levels(exercise: str) -> int:
     """How many hint levels ``exercise`` has."""
-    return len(_entry(exercise, "HINTS"))
+    return len(_levels(exercise))
 
 
 def recap(exercise: str, lang: str = "en") -> str:
     """The theory recap of ``exercise``: what it computes, what the graders measure, the usual mistakes."""
-    column = _language(lang)
-    return _entry(exercise, "RECAPS")[column]
+    lang = _language(lang)
+    name = exercise.split(".", 1)[1]
+    entry = _words(exercise).get(f"recap:{name}")
+    if entry is None:
+        raise KeyError(f"{exercise} has no recap: add recap:{name} to its chapter's catalogue")
+    return entry.get(lang, entry["en"])

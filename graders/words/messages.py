@@ -1,108 +1,48 @@
-"""The graders' teaching messages in both languages of the course (``--lang vi``).
+"""The graders' teaching messages, said in every language of the course (``--lang vi``).
 
-A message is a key into a table of templates: the shared one (``SHARED``, in
-:mod:`graders.words.shared_messages`: comparisons, traffic, training and memory assertions, the worker
-world's reports) and one per chapter, ``graders/chapters/chN/messages.py``
-(``MESSAGES``, keys ``"chN:..."``). Each entry holds ``{"en": ..., "vi": ...}`` with the same
-``str.format`` fields. ``tests/test_messages.py`` fails when a key lacks either language, when
-the two languages name different fields, and when a grader passes English text of its own.
+A message is a key into a catalogue (:mod:`graders.words.catalogue`): a chapter's own for
+``"chN:..."`` keys (``graders/chapters/chN/words/``), the kit's for the shared ones (comparisons,
+traffic, training and memory assertions, the worker world's reports). Every language of an entry
+names the same ``str.format`` fields; ``tests/test_messages.py`` checks that, that no language
+copies the English, that every key is said, and that no grader passes English text of its own.
 
-:func:`say` fills both templates and returns a :class:`Text`: a ``str`` that *is* the English
-text (so code and tests that read messages as English keep working) and carries every language.
-Concatenating or formatting Texts keeps both; :func:`in_lang` takes one out.
+:func:`say` fills the templates and returns a :class:`~graders.words.text.Text`: the English
+``str`` that carries every language.
 """
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 
-from graders.words.shared_messages import SHARED
-from graders.words.vocabulary import LANGS, t
-
-
-class Text(str):
-    """A message in every language; as a ``str`` it is the English one. ``fields`` keeps the plain
-    values it was said with (``rank=1``), and those of the Texts said inside it, so that what a
-    message is about stays data (the first value of a name wins)."""
-
-    by_lang: dict[str, str]
-    fields: dict[str, object]
-
-    def __new__(cls, by_lang: Mapping[str, str], fields: Mapping[str, object] | None = None) -> Text:
-        text = super().__new__(cls, by_lang["en"])
-        text.by_lang = {lang: by_lang.get(lang, by_lang["en"]) for lang in LANGS}
-        text.fields = dict(fields or {})
-        return text
-
-    def in_lang(self, lang: str) -> str:
-        return self.by_lang.get(lang, self.by_lang["en"])
-
-    def __add__(self, other: object) -> Text:
-        return Text({lang: self.in_lang(lang) + in_lang(other, lang) for lang in LANGS}, _fields(self, other))
-
-    def __radd__(self, other: object) -> Text:
-        return Text({lang: in_lang(other, lang) + self.in_lang(lang) for lang in LANGS}, _fields(other, self))
-
-    def __reduce__(self):
-        return (Text, (dict(self.by_lang), dict(self.fields)))
+from graders.words.catalogue import KIT, domain
+from graders.words.text import PLAIN, Text, each_lang, fields_of, in_lang
 
 
-#: the values a Text keeps as its fields: plain data that crosses processes and JSON as it is
-_PLAIN = (int, float, str)
-
-
-def _fields(*parts: object) -> dict[str, object]:
-    """The fields of ``parts``, the first part's winning."""
-    merged: dict[str, object] = {}
-    for part in reversed(parts):
-        merged.update(getattr(part, "fields", None) or {})
-    return merged
-
-
-def in_lang(value: object, lang: str) -> str:
-    """``value`` in ``lang`` (a plain ``str`` is the same in every language)."""
-    return value.in_lang(lang) if isinstance(value, Text) else str(value)
-
-
-def each_lang(make) -> Text:
-    """A Text from ``make(lang) -> str``, called once per language."""
-    return Text({lang: make(lang) for lang in LANGS})
-
-
-def join(separator: str, parts: Iterable[object]) -> Text:
-    """``separator.join(parts)`` in every language."""
-    parts = list(parts)
-    text = each_lang(lambda lang: separator.join(in_lang(p, lang) for p in parts))
-    text.fields = _fields(*parts)
-    return text
-
-
-def labelled(label_key: str, value: object) -> Text:
-    """``"\\nexample: <value>"`` with the label (a vocabulary word) in every
-    language."""
-    return each_lang(lambda lang: f"\n{t(label_key, lang)}: {in_lang(value, lang)}")
-
-
-def table(key: str) -> Mapping[str, Mapping[str, str]]:
-    """The table that holds ``key``: a chapter's for ``"chN:..."``, else the shared one."""
+def domain_of(key: str) -> str:
+    """The catalogue that holds ``key``: its chapter's for ``"chN:..."``, else the kit's."""
     chapter, sep, _ = key.partition(":")
-    if sep and chapter.startswith("ch") and chapter[2:].isdigit():
-        return importlib.import_module(f"graders.chapters.{chapter}.messages").MESSAGES
-    return SHARED
+    return chapter if sep and chapter.startswith("ch") and chapter[2:].isdigit() else KIT
+
+
+def templates(key: str) -> Mapping[str, str]:
+    """``{lang: template}`` of the message ``key`` (the languages that translate it)."""
+    try:
+        return domain(domain_of(key))[key]
+    except KeyError:
+        raise KeyError(f"no message {key!r} in the {domain_of(key)} catalogue") from None
 
 
 def say(key: str, **values: object) -> Text:
     """The message ``key`` with ``values`` filled in, in every language. A value that is itself a
     Text is filled in its own language; other values keep their format specs (``{x:g}``)."""
-    templates = table(key)[key]
+    found = templates(key)
     text = each_lang(
-        lambda lang: templates[lang].format(
+        lambda lang: found.get(lang, found["en"]).format(
             **{name: in_lang(v, lang) if isinstance(v, Text) else v for name, v in values.items()}
         )
     )
     text.fields = {
-        **_fields(*values.values()),
-        **{name: v for name, v in values.items() if isinstance(v, _PLAIN) and not isinstance(v, Text)},
+        **fields_of(*values.values()),
+        **{name: v for name, v in values.items() if isinstance(v, PLAIN) and not isinstance(v, Text)},
     }
     return text

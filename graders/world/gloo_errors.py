@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from graders.words.messages import Text, each_lang
+from graders.words.text import Text, each_lang
 from graders.words.vocabulary import t
 
 #: (key, pattern) in the order tried; the words are ``gloo:<key>`` and ``gloo:<key>:hint`` in i18n

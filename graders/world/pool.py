@@ -28,7 +28,8 @@ from graders.errors import (
     StudentError,
     TaskHang,
 )
-from graders.words.messages import Text, each_lang, in_lang, say
+from graders.words.messages import say
+from graders.words.text import Text, each_lang, in_lang
 from graders.world import gloo_errors, reports
 from graders.world.backend import BACKENDS, Placement, gpu_count, place
 from graders.world.case_digest import case_digest

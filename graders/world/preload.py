@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import gc
 
+from graders.words import catalogue
+
 
 def _import_chapter_tasks() -> None:
     """Every chapter's worker tasks, its sub-wings' too (and the hypothesis they import, ~0.1 s):
@@ -47,6 +49,7 @@ def preload() -> None:
 
     graders.world.launched.ranks.preload()
     _import_chapter_tasks()
+    catalogue.load_all()
     _import_banned_modules()
     # Everything imported so far lives as long as the process: keep it out of the cyclic
     # collector, so the live-memory ledger's gc.collect() costs microseconds, not 0.2 s (and

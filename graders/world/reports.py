@@ -12,7 +12,8 @@ import json
 import os
 import re
 
-from graders.words.messages import Text, each_lang, join, say
+from graders.words.messages import say
+from graders.words.text import Text, each_lang, join
 from graders.world import gloo_errors
 from graders.world.process_world import Collected, ProcessWorld
 

@@ -12,7 +12,7 @@ from graders.chapters.ch2 import cases, checks, tasks
 from graders.judge import strategies as S
 from graders.judge.checks import fail
 from graders.plugin import exercise
-from graders.words.messages import Text
+from graders.words.text import Text
 
 SHOW = ("shape", "dtype", "op")
 #: Large examples cost more: fewer of them than the profile's count, in every profile.

@@ -18,7 +18,7 @@ from graders.chapters.ch6.vocab import checks as vocab_checks
 from graders.chapters.ch6.vocab import tasks as vocab_tasks
 from graders.judge.checks import fail
 from graders.plugin import exercise
-from graders.words.messages import Text
+from graders.words.text import Text
 
 #: Large examples cost more: fewer of them than the profile's count, in every profile.
 LARGE = settings(max_examples=12)

@@ -30,7 +30,8 @@ from graders.comm.assertions import (
 )
 from graders.comm.trace import ceil_log2
 from graders.judge.checks import assert_number_close, assert_tensor_equal, assert_unchanged, fail
-from graders.words.messages import Text, say
+from graders.words.messages import say
+from graders.words.text import Text
 
 #: bytes per peer for shapes, beyond the payload itself
 METADATA_ALLOWANCE = 128

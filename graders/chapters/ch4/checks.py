@@ -15,7 +15,8 @@ from graders.comm.overlap import describe_late, late_bucket, unreported
 from graders.comm.trace import ALL_GATHERS, ALL_REDUCES, REDUCE_SCATTERS
 from graders.judge.checks import fail
 from graders.training import assert_history_close
-from graders.words.messages import Text, say
+from graders.words.messages import say
+from graders.words.text import Text
 
 
 def _assert_trains_like_one_device(run, case: TrainCase, hint: Text) -> None:

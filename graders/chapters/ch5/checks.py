@@ -11,7 +11,8 @@ from graders.chapters.ch5.cases import OFFLOADS, PAPER_TABLE, CostCase, TrainCas
 from graders.judge.checks import assert_number_close, fail
 from graders.training import assert_history_close
 from graders.training.ledger import render_bars
-from graders.words.messages import Text, each_lang, in_lang, say
+from graders.words.messages import say
+from graders.words.text import Text, each_lang, in_lang
 
 
 def value_of(run, rank: int, case):

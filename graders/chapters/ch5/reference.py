@@ -22,7 +22,8 @@ from torch import nn
 from graders.chapters.ch5.cases import CostCase, OffloadCase, TrainCase
 from graders.training import FunctionalOptimizer, train_single_device, trainable
 from graders.training.tiny_lm import build_model, lm_loss, make_batches, named_parameters
-from graders.words.messages import Text, join, say
+from graders.words.messages import say
+from graders.words.text import Text, join
 
 #: AdamW keeps exp_avg and exp_avg_sq per element, plus a scalar step per tensor (4 bytes;
 #: 8 allowed, which covers float64 steps too); SGD a momentum buffer when momentum is on.

@@ -12,7 +12,8 @@ from graders.chapters.ch5.checks import assert_trained_like_one_device
 from graders.comm.overlap import describe_late, late_bucket, unreported
 from graders.comm.volume import ALL_GATHERS, ALL_REDUCES, REDUCE_SCATTERS, of_family, wire_bytes
 from graders.judge.checks import fail
-from graders.words.messages import Text, say
+from graders.words.messages import say
+from graders.words.text import Text
 
 
 def _steps(traces, rank: int, case: TrainCase, *, with_ready: bool = False):

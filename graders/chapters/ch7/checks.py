@@ -28,7 +28,8 @@ from graders.chapters.ch7.simulator import (
 from graders.errors import GradingFailure
 from graders.judge import figures
 from graders.judge.checks import assert_number_close, assert_tensor_equal, fail
-from graders.words.messages import Text, join, say
+from graders.words.messages import say
+from graders.words.text import Text, join
 
 NAMES = {"gpipe": "GPipe", "1f1b": "1F1B", "interleaved": "interleaved 1F1B"}
 

@@ -14,7 +14,8 @@ from graders.chapters.ch7.simulator import Simulation
 from graders.errors import GradingFailure, NotStarted, TaskHang
 from graders.judge import figures
 from graders.judge.checks import fail
-from graders.words.messages import Text, labelled, say
+from graders.words.messages import say
+from graders.words.text import Text, labelled
 
 _SCHEDULE_TASKS = {
     "gpipe": ("ch7.gpipe_schedule", tasks.gpipe_schedule),

@@ -31,8 +31,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from graders.chapters.ch7.messages import MESSAGES
-from graders.words.messages import Text, each_lang, join, say
+from graders.words.catalogue import domain
+from graders.words.messages import say
+from graders.words.text import Text, each_lang, join
 
 Action = tuple[str, int, int]  # (kind, microbatch, chunk), normalised
 Node = tuple[str, int, int, int]  # (kind, stage, microbatch, chunk): one action of the whole pipeline
@@ -204,19 +205,35 @@ def message_order_problems(schedule: Sequence[Sequence[Action]], p: int, v: int 
     return problems
 
 
+#: The words of what a stage waits for, read from the chapter's catalogue at import: a worker says
+#: them while graded code runs (its progress note for the hang report), when the guard refuses
+#: any import of the kit, the catalogue's reader included.
+_WAITS = {
+    key: domain("ch7")[key]
+    for key in (
+        "ch7:wait:of microbatch",
+        "ch7:wait:of microbatch chunk",
+        "ch7:wait:need own",
+        "ch7:wait:need from",
+    )
+}
+
+
+def _wait(key: str, lang: str) -> str:
+    return _WAITS[key].get(lang, _WAITS[key]["en"])
+
+
 def describe_need(node: Node, waiting_stage: int) -> Text:
-    """What a stage waits for, in every language. Filled from the table directly, not with
-    :func:`say`: a worker calls this while graded code runs (its progress note for the hang
-    report), when the guard refuses any import of the kit, ``say``'s table lookup included."""
+    """What a stage waits for, in every language (filled from :data:`_WAITS`, not with ``say``)."""
     kind, stage, mb, chunk = node
     what = "activation" if kind == "F" else "gradient"
 
     def one(lang: str) -> str:
-        of = MESSAGES["ch7:wait:of microbatch chunk" if chunk else "ch7:wait:of microbatch"][lang]
+        of = _wait("ch7:wait:of microbatch chunk" if chunk else "ch7:wait:of microbatch", lang)
         of = of.format(mb=mb, chunk=chunk)
         if stage == waiting_stage:
-            return MESSAGES["ch7:wait:need own"][lang].format(kind=kind, of=of)
-        return MESSAGES["ch7:wait:need from"][lang].format(what=what, of=of, stage=stage)
+            return _wait("ch7:wait:need own", lang).format(kind=kind, of=of)
+        return _wait("ch7:wait:need from", lang).format(what=what, of=of, stage=stage)
 
     return each_lang(one)
 

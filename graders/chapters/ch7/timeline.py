@@ -12,7 +12,8 @@ from pathlib import Path
 
 from graders.chapters.ch7.simulator import Simulation, label, normalize, simulate
 from graders.judge import figures
-from graders.words.messages import Text, join, say
+from graders.words.messages import say
+from graders.words.text import Text, join
 
 IDLE = "·"
 
