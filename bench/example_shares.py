@@ -4,7 +4,7 @@
 
 For each grader whose cases can run on several ranks: the share of multi-rank cases in the run
 the profile makes (explicit examples, then generated ones), then the shares of 500 draws of its
-strategy (what ``tests/test_coverage.py`` asserts).
+strategy (what ``tests/chapters/test_coverage.py`` asserts).
 """
 
 from __future__ import annotations

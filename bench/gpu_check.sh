@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The GPU check of issue 20, for a machine with CUDA GPUs and a CUDA build of torch
 # (DTLAB_ALLOW_CUDA_TORCH=1 bash scripts/setup.sh, or PY=python3 where that python has the kit):
-#   1. the worker world's NCCL mechanics (tests/test_nccl.py, tests/test_backend.py);
+#   1. the worker world's NCCL mechanics (tests/world/test_nccl.py, tests/world/test_backend.py);
 #   2. chapter 2's graders and chapter 4's training on NCCL worlds (a drawn world larger than
 #      the GPUs present is set aside, a test none of whose worlds fit is skipped);
 #   3. the same two chapters inside a torchrun-launched world, one process per GPU;
@@ -39,7 +39,7 @@ if ! "$PY" -c 'import torch.distributed as d; assert hasattr(d, "all_gather_sing
 fi
 
 step "1. the worker world on NCCL"
-timed 100 "$PY" -m pytest tests/test_nccl.py tests/test_backend.py -q -rs -p no:cacheprovider
+timed 100 "$PY" -m pytest tests/world/test_nccl.py tests/world/test_backend.py -q -rs -p no:cacheprovider
 
 step "2. chapter 2's graders and chapter 4's training, --backend $BACKEND"
 timed 170 "$PY" -m pytest exercises/ch2 exercises/ch4 --impl solutions --backend "$BACKEND" -q -rs \

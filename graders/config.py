@@ -1,7 +1,7 @@
 """Every environment variable the kit reads, in one place, read when asked (never at import).
 
 Each variable is declared once in :data:`VARIABLES` with its default and its effect; the README's
-table is checked against this list (``tests/test_config.py``). Python code reads them only
+table is checked against this list (``tests/unit/test_config.py``). Python code reads them only
 through the accessors below, so a value set after import (by a test, a notebook cell, the
 Gradescope script) still takes effect. Variables marked ``shell`` are read by the kit's shell
 scripts (``scripts/setup.sh``, the Gradescope ``setup.sh`` / ``run_autograder``).

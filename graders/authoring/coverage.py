@@ -1,6 +1,6 @@
 """How the examples of a distributed property spread over the places its bugs hide.
 
-A kit author's measuring tape (``tests/test_coverage.py``, ``bench/example_shares.py``). A bug
+A kit author's measuring tape (``tests/chapters/test_coverage.py``, ``bench/example_shares.py``). A bug
 that treats a global ``src`` as a group rank only shows on a subgroup whose group ranks differ
 from its global ranks; one that accumulates float64 in float32 only with two ranks and data.
 :func:`facets` says which of those places a case reaches; :func:`shares` what share of a list

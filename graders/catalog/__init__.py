@@ -42,7 +42,7 @@ EXERCISES: dict[str, Exercise] = {e.id: e for c in CHAPTERS.values() for e in c.
 
 #: Parts that hidden graders (``hidden/chN/test_hidden_*.py``) grade too, at grading time only.
 #: The student release has no hidden graders, so a local run names these parts as not fully
-#: checked; ``tests/test_hidden.py`` keeps the chapters' declarations and the hidden graders in
+#: checked; ``tests/chapters/test_hidden.py`` keeps the chapters' declarations and the hidden graders in
 #: agreement.
 HIDDEN_PARTS: dict[str, tuple[str, ...]] = {
     f"{c.id}.{name}": parts for c in CHAPTERS.values() for name, parts in c.hidden.items()

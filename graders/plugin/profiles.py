@@ -6,8 +6,8 @@ every run and wherever it runs: a database would replay examples saved by earlie
 other code, too), and the verdict would depend on that history. ``student`` draws fewest,
 ``grading`` most; ``ci`` is for the kit's own tests. ``mutants`` (5 examples, no shrinking) is
 the lighter one the kit's own tests use where a part only has to *pass*: the parts an ``alone``
-mutant must not fail, and an honest red-team sample (``tests/test_mutants.py``,
-``tests/test_cheats.py``); a part that must *fail* is graded with the active profile. Every
+mutant must not fail, and an honest red-team sample (``tests/chapters/test_mutants.py``,
+``tests/chapters/test_cheats.py``); a part that must *fail* is graded with the active profile. Every
 profile reports one failure per property (``report_multiple_bugs=False``): two distinct failing
 examples would otherwise come back as an ``ExceptionGroup`` instead of one teaching message.
 """

@@ -3,7 +3,7 @@
 A message is a key into a catalogue (:mod:`graders.words.catalogue`): a chapter's own for
 ``"chN:..."`` keys (``graders/chapters/chN/words/``), the kit's for the shared ones (comparisons,
 traffic, training and memory assertions, the worker world's reports). Every language of an entry
-names the same ``str.format`` fields; ``tests/test_messages.py`` checks that, that no language
+names the same ``str.format`` fields; ``tests/words/test_messages.py`` checks that, that no language
 copies the English, that every key is said, and that no grader passes English text of its own.
 
 :func:`say` fills the templates and returns a :class:`~graders.words.text.Text`: the English

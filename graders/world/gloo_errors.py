@@ -2,7 +2,7 @@
 
 A worker's exception reaches the student as ``rank 1 raised RuntimeError: [enforce fail at
 pair.cc:801] ... Pair is not connected``. :func:`explain` recognises the library texts below
-(each provoked for real in a gloo world by ``tests/test_gloo_errors.py``, torch 2.13) and
+(each provoked for real in a gloo world by ``tests/world/test_gloo_errors.py``, torch 2.13) and
 :func:`said` says what happened and what to do, in the student's language. Two misuses never
 raise: a send and a recv with different tags wait forever, and a peer rank that does not
 exist is waited on forever; :func:`hang_diagnosis` names them in a hang report.

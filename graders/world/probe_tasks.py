@@ -1,4 +1,4 @@
-"""A generic task for testing the worker world itself (``tests/test_world.py``).
+"""A generic task for testing the worker world itself (``tests/world/test_world.py``).
 
 It calls ``fixtures/probes/probe.py:<case.fn>(rank, world_size)`` on every rank, under the
 recorder, with the chapter-2 ban on built-in collectives.

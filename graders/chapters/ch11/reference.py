@@ -2,7 +2,7 @@
 
 ``coords`` peels a rank's coordinates off fastest-varying first (Megatron-Core's convention:
 the first name of ``order`` varies fastest); a group of some dimensions is the set of ranks that
-agree on every other coordinate. ``tests/test_ch11_megatron.py`` checks these against
+agree on every other coordinate. ``tests/chapters/test_ch11_megatron.py`` checks these against
 Megatron-Core's own ``RankGenerator`` where it is installed.
 """
 

@@ -3,7 +3,7 @@
 ``bytes_sent_per_rank [measured]`` compares a cost model with these numbers, the traffic of
 the reference implementation, rather than with the student's own collectives: a banned or
 wrong collective already loses its own points, and must not take the cost model's too.
-``tests/test_ch2.py`` runs the reference collectives again on real gloo worlds and fails,
+``tests/chapters/test_ch2.py`` runs the reference collectives again on real gloo worlds and fails,
 printing the table afresh, when it drifts.
 
 Key: (collective, ranks, float32 elements per rank); value: the bytes each rank sent.

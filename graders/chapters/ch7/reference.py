@@ -6,7 +6,7 @@
   schedule's per-rank order when a schedule object is built, from a few attributes. Building
   the real object needs pipeline stages and a process group, so :func:`gpipe` and
   :func:`interleaved_1f1b` call the order-building methods of torch 2.13 on a plain namespace
-  holding just those attributes. They read private methods: ``tests/test_ch7.py`` checks that
+  holding just those attributes. They read private methods: ``tests/chapters/test_ch7.py`` checks that
   they still work and give valid schedules. Torch's actions are ``_Action(stage_index,
   computation_type, microbatch_index)`` with a global stage index; stage index ``k`` lives on
   rank ``k % p`` as chunk ``k // p``.

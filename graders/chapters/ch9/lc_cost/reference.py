@@ -12,7 +12,7 @@ Formulas, per rank, per layer, for one sequence (``c = seq / world`` positions p
   ``(P-1)/P`` leaves the rank.
 
 :data:`MEASURED` holds what the kit's reference implementations sent when they ran on real gloo
-worlds (``tests/test_ch9_costs.py`` runs them again and keeps the table true): the bytes each
+worlds (``tests/chapters/test_ch9_costs.py`` runs them again and keeps the table true): the bytes each
 rank put on the wire for one layer, forward only and forward plus backward.
 """
 
@@ -70,7 +70,7 @@ def invalid(method: str, seq: int, heads: int, world: int) -> bool:
     return method == "ulysses" and heads % world != 0
 
 
-#: Wire bytes per rank measured from the kit's Ring Attention and Ulysses (tests/test_ch9_costs.py).
+#: Wire bytes per rank measured from the kit's Ring Attention and Ulysses (tests/chapters/test_ch9_costs.py).
 MEASURED: list[Measured] = [
     Measured("ring", 2, 2, 3, 1, 4, 0, 0),
     Measured("ring", 4, 1, 2, 2, 4, 32, 128),

@@ -141,7 +141,7 @@ def test_a_launched_program_sees_no_gpu_unless_each_rank_has_one_and_cuda_is_not
     """A program torchrun's launcher starts (chapter 1's first DDP script) picks CUDA when it is
     available: with fewer GPUs than ranks (or gloo chosen) the GPUs are hidden, so it trains on
     the CPU, and torch's launcher asks for CUDA through NVML, so that the ranks it forks can
-    still initialise it (``tests/test_nccl.py`` launches one on a GPU)."""
+    still initialise it (``tests/world/test_nccl.py`` launches one on a GPU)."""
     pool = WorldPool(deadline=10.0, backend="gloo")
     try:
         result = pool.run(probe.call_launched, PROBES, probe.ProbeCase(2, "cuda_environment"))

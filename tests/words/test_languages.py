@@ -10,7 +10,7 @@ import pytest
 
 pytestmark = pytest.mark.slow
 
-FRENCH = '''msgid ""
+FRENCH = """msgid ""
 msgstr ""
 "Language: fr\\n"
 "Content-Type: text/plain; charset=utf-8\\n"
@@ -22,7 +22,7 @@ msgstr "réussi"
 msgctxt "word:total"
 msgid "total"
 msgstr "total général"
-'''
+"""
 
 PROBE = """
 from graders.words.vocabulary import LANGS, t

@@ -11,7 +11,7 @@ points) is marked ``xfail(strict=True)`` with what the graders get wrong: when t
 fixed, the row starts passing and the mark must go.
 
 Chapter 2's samples live in ``fixtures/submissions/ch2/_redteam/``: ``dtlab grade`` skips
-folders whose name starts with ``_``, so ``tests/test_samples.py``'s class of students is
+folders whose name starts with ``_``, so ``tests/grading/test_samples.py``'s class of students is
 unchanged. A cheat is graded on the parts it must lose only (the others do not change its
 verdict), with the active profile; an honest sample on every part, with the lighter
 ``mutants`` profile (its explicit edge cases, then 5 examples). A cheat the static scan stops
@@ -31,6 +31,8 @@ from graders.authoring import mutants
 from graders.catalog import CHAPTERS
 from graders.impl import KIT_ROOT, Impl
 from graders.plugin.profiles import MUTANTS_PROFILE
+
+pytestmark = pytest.mark.many_submissions
 
 SAMPLES = KIT_ROOT / "fixtures" / "submissions"
 FULL = "full marks"

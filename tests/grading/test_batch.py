@@ -18,6 +18,8 @@ from graders.grading.sandbox import process_tree
 from graders.grading.store import ResultStore
 from graders.plugin.results import Gradebook
 
+pytestmark = pytest.mark.many_submissions
+
 STUDENTS = ("carol", "dave", "erin", "frank")
 EXPECTED = {"carol": 2, "dave": 1, "erin": 0, "frank": 0}
 

@@ -10,6 +10,8 @@ from graders.chapters.ch2 import cases, tasks
 from graders.errors import BannedCall
 from graders.impl import Impl
 
+pytestmark = pytest.mark.many_submissions
+
 EXPECTED_SCORES = {"alice": 20, "bob": 17, "carol": 2, "dave": 1, "erin": 0, "frank": 0, "mallory": 0}
 
 

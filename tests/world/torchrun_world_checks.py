@@ -1,4 +1,4 @@
-"""Run by ``tests/test_torchrun_mode.py`` inside ``torchrun --nproc-per-node 4 -m graders.run``:
+"""Run by ``tests/world/test_torchrun_mode.py`` inside ``torchrun --nproc-per-node 4 -m graders.run``:
 the worker worlds are the job's ranks, and hangs, crashes and restarts are reported as in a world
 forked on one machine. (Not collected by the kit's own run: the name does not start with test_.)"""
 

@@ -14,6 +14,8 @@ from graders.authoring import mutants
 from graders.catalog import CHAPTERS, EXERCISES
 from graders.plugin.profiles import MUTANTS_PROFILE
 
+pytestmark = pytest.mark.many_submissions
+
 ALL = [m for chapter in CHAPTERS for m in mutants.load(chapter) if mutants.path_of(chapter).exists()]
 PARTS = [(e.id, part) for chapter in CHAPTERS.values() for e in chapter.exercises for part in e.parts]
 _TESTS: dict[tuple[str, str | None], dict] = {}

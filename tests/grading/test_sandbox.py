@@ -2,7 +2,7 @@
 temporary folder, the process tree on a fake ``/proc`` and on real ``sleep`` processes, the reaping
 of what killed batches leave, rlimits in a forked child, the program loaders the root hides, and
 the isolation probe's answer. (The confinement itself, which needs root, is exercised end to end
-by tests/test_adversarial.py.)
+by tests/grading/test_adversarial.py.)
 """
 
 import errno

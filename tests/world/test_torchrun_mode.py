@@ -5,8 +5,12 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from graders.impl import KIT_ROOT
 from graders.world.job.rank_host import without_torchrun
+
+pytestmark = pytest.mark.slow
 
 TORCHRUN = [sys.executable, "-m", "torch.distributed.run", "--nproc-per-node", "4", "--rdzv-backend", "c10d"]
 TORCHRUN += ["--rdzv-endpoint", "127.0.0.1:0", "--local-addr", "127.0.0.1", "-m", "graders.run"]
@@ -20,8 +24,8 @@ def _run(argv: list[str], timeout: float = 300) -> subprocess.CompletedProcess:
 def test_the_worker_worlds_are_the_ranks_torchrun_launched():
     """Worlds of 3 and 4 of the job's ranks; a hang reported from their boards and stacks, a rank
     that exits named, each followed by a fresh world; drawn worlds of 5 or 6 set aside, and a
-    test drawing nothing else skipped (``tests/torchrun_world_checks.py``)."""
-    done = _run([*TORCHRUN, "tests/torchrun_world_checks.py", "-p", "no:cacheprovider", "-rs"])
+    test drawing nothing else skipped (``tests/world/torchrun_world_checks.py``)."""
+    done = _run([*TORCHRUN, "tests/world/torchrun_world_checks.py", "-p", "no:cacheprovider", "-rs"])
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     assert "5 passed, 1 skipped" in done.stdout
     assert "test_a_test_none_of_whose_worlds_fit_is_skipped" not in done.stdout  # skipped, not failed

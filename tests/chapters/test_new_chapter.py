@@ -73,7 +73,7 @@ def test_dtlab_progress_lists_it(kit, run_in, tmp_path):
 def test_its_mutants_and_coverage_are_tested(kit, run_in):
     out = run_in(
         kit,
-        *("-m", "pytest", "tests/test_mutants.py", "tests/test_coverage.py", "-k", "ch99"),
+        *("-m", "pytest", "tests/chapters/test_mutants.py", "tests/chapters/test_coverage.py", "-k", "ch99"),
         *("--impl", "solutions", "--hypothesis-profile", "ci", "--dtlab-deadline", "5", "-q", "-rA"),
     ).stdout
     passed = [line for line in out.splitlines() if line.startswith("PASSED") and "ch99" in line]

@@ -12,6 +12,8 @@ from graders.catalog import CHAPTERS
 from graders.grading.reports import misconceptions
 from graders.plugin import diagnosis
 
+pytestmark = pytest.mark.many_submissions
+
 
 @pytest.fixture(scope="module")
 def known(harness):

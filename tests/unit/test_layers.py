@@ -74,7 +74,7 @@ def _layer(module: str) -> int:
     for rank, (_, roots) in enumerate(LAYERS):
         if parts[1] in roots:
             return rank
-    raise AssertionError(f"{module} belongs to no layer: add it to LAYERS in tests/test_layers.py")
+    raise AssertionError(f"{module} belongs to no layer: add it to LAYERS in tests/unit/test_layers.py")
 
 
 def _modules():

@@ -21,6 +21,8 @@ import pytest
 
 from graders.catalog import CHAPTERS
 
+pytestmark = pytest.mark.many_submissions
+
 pytest.importorskip("nbgrader")
 
 EXPECTED = {"alice": 20, "dave": 1, "mallory": 0, "trudy": 0, "stub": 0}
