@@ -1,8 +1,8 @@
 """Every environment variable the kit reads, in one place, read when asked (never at import).
 
-Each variable is declared once in :data:`VARIABLES` with its default and its effect; the README's
-table is checked against this list (``tests/unit/test_config.py``). Python code reads them only
-through the accessors below, so a value set after import (by a test, a notebook cell, the
+Each variable is declared once in :data:`VARIABLES` with its default and its effect; the table in
+``docs/environment.md`` is checked against this list (``tests/unit/test_config.py``). Python code
+reads them only through the accessors below, so a value set after import (by a test, a notebook cell, the
 Gradescope script) still takes effect. Variables marked ``shell`` are read by the kit's shell
 scripts (``scripts/setup.sh``, the Gradescope ``setup.sh`` / ``run_autograder``).
 """
@@ -154,7 +154,7 @@ def gradescope_wall_s() -> float:
 
 
 def markdown_table() -> str:
-    """The README's table of variables."""
+    """The table of variables in docs/environment.md."""
     lines = ["| variable | default | effect |", "| --- | --- | --- |"]
     for v in VARIABLES.values():
         default = f"`{v.default}`" if v.default else "(unset)"

@@ -23,6 +23,8 @@ from graders.impl import KIT_ROOT
 #: Top-level entries a release starts from.
 INCLUDE = (
     "README.md",
+    "docs",
+    "mkdocs.yml",
     "pyproject.toml",
     ".gitignore",
     "graders",

@@ -3,7 +3,7 @@
 Every failure is a :class:`GradingFailure` whose message says what was expected, what was
 seen, on which rank, for which example, and (when given) a hint tied to the lesson.
 
-Tolerances (documented in the README): integer and bool dtypes compare exactly; floating
+Tolerances (documented in docs/gpus.md): integer and bool dtypes compare exactly; floating
 dtypes use ``|actual - expected| <= atol + rtol * |expected|`` with the values below. They
 allow a different but valid order of floating-point operations, nothing more.
 """
