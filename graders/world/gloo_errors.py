@@ -15,7 +15,8 @@ import re
 from graders.words.text import Text, each_lang
 from graders.words.vocabulary import t
 
-#: (key, pattern) in the order tried; the words are ``gloo:<key>`` and ``gloo:<key>:hint`` in i18n
+#: (key, pattern) in the order tried; the words are ``word:gloo:<key>`` and
+#: ``word:gloo:<key>:hint`` in the kit's catalogue
 KNOWN: tuple[tuple[str, re.Pattern], ...] = (
     # torch's own check on send / isend to dst == rank (ValueError)
     ("self", re.compile(r"(destination|source) rank should not be the same as the rank of the current")),
