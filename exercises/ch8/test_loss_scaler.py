@@ -3,7 +3,8 @@
 Your scaler and ``torch.amp.GradScaler("cpu")`` run the same random sequence of steps on two
 copies of a tiny model; after each backward an overflow (inf, -inf or NaN) is written into one
 gradient on some steps, and some steps call ``unscale_`` before ``step``, as gradient clipping
-does. The scales, the skipped steps, the unscaled gradients and the parameters must be torch's.
+does (then once more, which must raise ``RuntimeError`` and change nothing). The scales, the
+skipped steps, the unscaled gradients and the parameters must be torch's.
 """
 
 from hypothesis import given

@@ -25,6 +25,7 @@ from graders.proc import tail_file
 from graders.world import wire
 from graders.world.backend import Placement
 from graders.world.fork_server import ForkServer
+from graders.world.patience import SAMPLE_S, Patience
 
 CPU = Placement()
 
@@ -186,11 +187,15 @@ class ProcessWorld:
         started = time.monotonic()
         end = started + deadline
         got = Collected.waiting_for(self.size)
+        patience = Patience(lambda: self.pids, deadline)
         while got.pending:
             limit = got.limit(end, grace)
             if time.monotonic() >= limit:
+                if got.failed_at is None and patience.more():  # still working: a slow machine
+                    end = time.monotonic() + SAMPLE_S
+                    continue
                 break
-            for conn in wait([self.conns[r] for r in got.pending], limit - time.monotonic()):
+            for conn in wait([self.conns[r] for r in got.pending], patience.timeout(limit)):
                 rank = self.conns.index(conn)
                 try:
                     data = conn.recv_bytes()
@@ -198,6 +203,7 @@ class ProcessWorld:
                     got.closed(rank)
                 else:
                     got.take(rank, data)
+            patience.sample()
         return got.ended(started)
 
     # -- post-mortem helpers -----------------------------------------------------------------

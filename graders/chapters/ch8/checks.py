@@ -80,9 +80,23 @@ def assert_unscaled(run, case) -> None:
             for j, grad in enumerate(theirs):
                 what = say("ch8:unscaled grad", step=step, j=j)
                 assert_tensor_equal(_at(mine, j), grad, what=what, case=case, hint=hint)
+        if case.explicit_unscale[step]:
+            _assert_second_unscale_refused(got["again"][step], want["again"][step], step, case)
         for j, param in enumerate(want["params"][step]):
             what = say("ch8:param after step", step=step, j=j)
             assert_tensor_equal(got["params"][step][j], param, what=what, case=case, hint=hint)
+
+
+def _assert_second_unscale_refused(mine, theirs, step: int, case) -> None:
+    """A second ``unscale_()`` in one step raises what GradScaler raises and changes nothing."""
+    mine = mine if isinstance(mine, dict) else {"raised": "", "same": False}
+    said = {"step": step, "raised": mine.get("raised"), "expected": theirs["raised"]}
+    if not mine.get("same"):
+        fail(say("ch8:second unscale changed", **said), case, say("ch8:second unscale:hint"))
+    if not mine.get("raised"):
+        fail(say("ch8:second unscale silent", **said), case, say("ch8:second unscale:hint"))
+    if mine["raised"] != theirs["raised"]:
+        fail(say("ch8:second unscale", **said), case, say("ch8:second unscale:hint"))
 
 
 def _at(values, j):

@@ -66,7 +66,15 @@ def run_scaler(case, scaler, model: nn.Module) -> dict:
     left (when the step calls it), whether it stepped, the scale after ``update`` and the
     parameters after the step."""
     optimizer = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.5)
-    record = {"losses": [], "scaled": [], "unscaled": [], "stepped": [], "scales": [], "params": []}
+    record = {
+        "losses": [],
+        "scaled": [],
+        "unscaled": [],
+        "again": [],
+        "stepped": [],
+        "scales": [],
+        "params": [],
+    }
     for step, x in enumerate(scaler_inputs(case)):
         loss = model(x).pow(2).mean()
         scaled = scaler.scale(loss)
@@ -76,17 +84,36 @@ def run_scaler(case, scaler, model: nn.Module) -> dict:
         )
         scaled.backward()
         _overflow(model, step, case.overflows[step])
-        unscaled = None
+        unscaled, again = None, None
         if case.explicit_unscale[step]:
             scaler.unscale_(optimizer)
             unscaled = [p.grad.detach().clone() for p in model.parameters()]
+            again = _unscale_again(scaler, optimizer, model, unscaled)
         record["unscaled"].append(unscaled)
+        record["again"].append(again)
         record["stepped"].append(plain(scaler.step(optimizer)))
         scaler.update()
         record["scales"].append(plain(scaler.get_scale()))
         record["params"].append([p.detach().clone() for p in model.parameters()])
         optimizer.zero_grad()
     return record
+
+
+def _unscale_again(scaler, optimizer, model: nn.Module, unscaled: list) -> dict:
+    """A second ``unscale_`` in the same step: what it raised, and whether it left the gradients
+    as the first one did (GradScaler raises ``RuntimeError`` and changes nothing)."""
+    try:
+        scaler.unscale_(optimizer)
+        raised = ""
+    except Exception as exc:  # the kit's probe: any exception is an answer to record
+        raised = type(exc).__name__
+    same = all(_same(p.grad, g) for p, g in zip(model.parameters(), unscaled, strict=True))
+    return {"raised": raised, "same": same}
+
+
+def _same(a: torch.Tensor, b: torch.Tensor) -> bool:
+    """Equal element by element, NaN where NaN (an overflowing step's gradient holds one)."""
+    return a.shape == b.shape and bool(((a == b) | (a.isnan() & b.isnan())).all())
 
 
 def _torch_scaler(case):

@@ -20,6 +20,7 @@ import time
 import torch
 
 from graders.world.launched.ranks import EXITS, REPLY
+from graders.world.patience import SAMPLE_S, Patience
 from graders.world.process_world import Collected, ProcessWorld
 
 POLL_S = 0.01
@@ -61,7 +62,14 @@ class LaunchedWorld(ProcessWorld):
         started = time.monotonic()
         end = started + deadline
         got = Collected.waiting_for(self.size)
-        while got.pending and time.monotonic() < got.limit(end, grace):
+        patience = Patience(lambda: self.pids, deadline)
+        while got.pending:
+            if time.monotonic() >= got.limit(end, grace):
+                if got.failed_at is None and patience.more():  # still working: a slow machine
+                    end = time.monotonic() + SAMPLE_S
+                    continue
+                break
+            patience.sample()
             agent_done = self._agent_exited()
             for rank in sorted(got.pending):
                 path = os.path.join(self.dir, REPLY.format(rank=rank))

@@ -1,0 +1,80 @@
+"""A verdict does not depend on the machine's load: a slow correct run never misses its deadline
+for want of the processor, and a hang is still a hang (``graders/world/patience.py``).
+
+The machine is kept busy on purpose: processes that only burn the processor, several per core,
+while a world of 3 ranks runs a task whose every rank needs one second of processor time against
+a deadline of two seconds. On the loaded machine that task takes longer than two seconds of wall
+time; it must pass. A deadlock and an endless loop must still end as hangs.
+"""
+
+import os
+import subprocess
+import sys
+import time
+
+import pytest
+
+from graders.errors import TaskHang
+from graders.impl import KIT_ROOT, Impl
+from graders.world import probe_tasks as probe
+from graders.world.patience import STRETCH, cpu_seconds
+from graders.world.pool import WorldPool
+
+pytestmark = pytest.mark.slow
+
+DEADLINE = 2.0
+PROBES = Impl.resolve(KIT_ROOT / "fixtures" / "probes")
+BURNERS = 2 * (os.cpu_count() or 2)
+
+
+@pytest.fixture(scope="module")
+def busy_machine():
+    burners = [
+        subprocess.Popen([sys.executable, "-c", "while True: pass"], stdin=subprocess.DEVNULL)
+        for _ in range(BURNERS)
+    ]
+    time.sleep(1.0)
+    try:
+        yield burners
+    finally:
+        for burner in burners:
+            burner.kill()
+            burner.wait()
+
+
+@pytest.fixture(scope="module")
+def pool(busy_machine):
+    pool = WorldPool(deadline=DEADLINE)
+    pool.run(probe.call, PROBES, probe.ProbeCase(3, "shift"))  # the world starts outside the clock
+    yield pool
+    pool.close()
+
+
+def _run(pool, fn):
+    return pool.run(probe.call, PROBES, probe.ProbeCase(3, fn))
+
+
+def test_the_processor_time_of_a_process_is_read():
+    assert cpu_seconds(os.getpid()) > 0 and cpu_seconds(2**22 + 7) is None
+
+
+def test_a_slow_correct_run_on_a_loaded_machine_keeps_its_verdict(pool):
+    start = time.monotonic()
+    result = _run(pool, "computes_for_a_second")
+    took = time.monotonic() - start
+    assert result.values == [0, 1, 2]
+    assert took > 1.0  # it did run against the load (how much longer depends on the machine)
+
+
+def test_a_deadlock_on_a_loaded_machine_is_still_reported_at_its_deadline(pool):
+    start = time.monotonic()
+    with pytest.raises(TaskHang):
+        _run(pool, "everyone_sends_first")
+    assert time.monotonic() - start < DEADLINE + 5
+
+
+def test_an_endless_loop_on_a_loaded_machine_is_still_a_hang(pool):
+    start = time.monotonic()
+    with pytest.raises(TaskHang):
+        _run(pool, "spins_forever")
+    assert time.monotonic() - start < STRETCH * DEADLINE + 5
