@@ -46,6 +46,19 @@ def test_a_hidden_property_fails_what_the_public_ones_accept(kit_root, tmp_path)
     assert "ch2.ring_all_reduce       0/3   failed" in out  # result lost; ring not graded here
 
 
+def test_a_correct_cross_entropy_written_another_way_keeps_its_result_on_large_logits(kit_root, tmp_path):
+    """``hidden/fixtures/ch6/logsumexp_form`` subtracts the target's raw logit from m + log s: on
+    logits of a few hundred that costs a few ulps of the logits, within the tolerance they get."""
+    out = _pytest(
+        kit_root,
+        tmp_path,
+        "hidden/fixtures/ch6/logsumexp_form",
+        "exercises/ch6/test_layers.py::test_vocab_parallel_cross_entropy",
+        "hidden/ch6/test_hidden_layers.py::test_vocab_parallel_cross_entropy_is_stable_on_large_logits",
+    )
+    assert "FAILED" not in out and out.count("PASSED") == 2, out[-3000:]
+
+
 def test_an_unstable_cross_entropy_loses_its_result_at_grading_time(kit_root, tmp_path):
     """``hidden/fixtures/ch6/unstable_cross_entropy`` takes exp of the raw logits: right on the
     public examples, not finite on the hidden large logits."""
@@ -60,6 +73,7 @@ def test_an_unstable_cross_entropy_loses_its_result_at_grading_time(kit_root, tm
     assert "FAILED" in out and "is_stable_on_large_logits" in out, out[-3000:]
     assert "exp overflows" in out and "Traceback" not in out
     assert "(result ✗" in out
+    assert "logit_scale=100" in out  # the example line names the scale it applied: it replays
 
 
 def _hidden_markers(kit_root) -> set[tuple[str, str]]:

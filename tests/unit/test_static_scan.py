@@ -259,3 +259,33 @@ def test_imported_doors_hook_tables_and_aliases_are_bypasses():
     assert ("", "reaches torch's global module hooks, the graders' among them") in found
     assert ("clears", "reads the object behind a bound method (__self__)") in found
     assert ("rebinds", "reassigns library.load, an attribute of torch") in found
+
+
+def test_the_scans_hint_says_what_the_exercise_allows(tmp_path):
+    """An exercise that runs in one process (ch3's optimizers) needs no torch.distributed: its
+    hint says so, instead of pointing to distributed calls it has none of."""
+    from graders.errors import IntegrityFailure
+    from graders.impl import Impl
+    from graders.plugin.harness import Harness
+    from graders.world.pool import WorldPool
+    from graders.world.task import TaskSpec
+
+    sources = {
+        "ch3/optimizers.py": "import sys\n\nclass Adam:\n    def step(self):\n        return sys.modules\n",
+        "ch2/collectives.py": "import sys\n\ndef ring_shift(tensor, group=None):\n    return sys.modules\n",
+    }
+    for name, text in sources.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    harness, impl = Harness(WorldPool()), Impl.resolve(tmp_path)
+    hints = {}
+    for exercise, module, symbol in (
+        ("ch3.adam", "optimizers", "Adam"),
+        ("ch2.ring_shift", "collectives", "ring_shift"),
+    ):
+        try:
+            harness.check_source(TaskSpec(exercise, module, symbol), impl)
+        except IntegrityFailure as exc:
+            hints[exercise] = str(exc.hint)
+    assert "Adam runs in one process and needs no torch.distributed" in hints["ch3.adam"]
+    assert "public torch.distributed calls the exercise allows" in hints["ch2.ring_shift"]

@@ -187,6 +187,9 @@ CAPACITY_ROUTER_EDGES = [
     build_router(8, 3, 4, 2, 0.5, True, logits="ties", dtype="float64", seed=5),
     build_router(7, 4, 4, 2, 1.0, False, seed=6),  # second choices meet full experts
 ]
+#: a token's second choice dropped by a full expert: its first choice keeps the gate it had before
+#: the drop (the public gradients part sees drops too, not only the hidden one)
+DROPPING_GRADIENT_EDGE = build_router(6, 2, 3, 2, 0.5, True, dtype="float64", seed=1)
 LOSS_EDGES = [
     build_router(4, 3, 4, 2, 1.0, True, logits="uniform", dtype="float64", seed=7),  # aux loss = 1
     build_router(6, 3, 4, 1, 1.25, True, logits="skewed", dtype="float64", seed=8),  # aux loss near 4

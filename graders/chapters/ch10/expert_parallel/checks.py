@@ -248,7 +248,12 @@ def assert_sync_traffic(run, case) -> None:
                 "got": _groups_shown(got),
                 "calls": _shown(events),
             }
-            assertions.fail(run.traces, say("ch10:sync traffic", **said), case, say("ch10:sync traffic:hint"))
+            if not_reduce:  # the operation is what differs: say it first, then the bytes
+                ops = ", ".join(sorted({e.op for e in not_reduce}))
+                message = say("ch10:sync not all-reduce", ops=ops, **said)
+            else:
+                message = say("ch10:sync traffic", **said)
+            assertions.fail(run.traces, message, case, say("ch10:sync traffic:hint"))
 
 
 def _groups_shown(per_group: Counter) -> str:

@@ -24,6 +24,9 @@ class VocabCase(S.GroupMembers):
     ids_shape: tuple[int, ...]
     dtype: str = "float32"
     seed: int = 0
+    #: how large the logits are: drawn about ±3, then multiplied by this (the one-line
+    #: reproduction names it when it is not 1, so that the example replays)
+    logit_scale: float = 1.0
     ids: torch.Tensor = field(default=None, compare=False, repr=False)
     table: torch.Tensor = field(default=None, compare=False, repr=False)  # embedding weight, or logits
     grad: torch.Tensor = field(default=None, compare=False, repr=False)
@@ -42,9 +45,10 @@ class VocabCase(S.GroupMembers):
 
     def __repr__(self) -> str:
         group = f", group={self.group}" if self.group is not None else ""
+        scale = f", logit_scale={self.logit_scale:g}" if self.logit_scale != 1 else ""
         return (
             f"world_size={self.world_size}{group}, vocab={self.vocab}, dim={self.dim}, "
-            f"ids_shape={self.ids_shape}, dtype={self.dtype}, seed={self.seed}"
+            f"ids_shape={self.ids_shape}, dtype={self.dtype}, seed={self.seed}{scale}"
         )
 
 
@@ -52,14 +56,19 @@ def build_embedding(world_size, group, vocab, dim, ids_shape, *, dtype="float32"
     generator = S.seeded_generator(seed)
     ids = torch.randint(0, vocab, ids_shape, generator=generator)
     table, grad = tensors_from_seed(seed + 1, dtype, (vocab, dim), (*ids_shape, dim))
-    return VocabCase(world_size, group, vocab, dim, tuple(ids_shape), dtype, seed, ids, table, grad)
+    return VocabCase(world_size, group, vocab, dim, tuple(ids_shape), dtype, seed, 1.0, ids, table, grad)
 
 
-def build_cross_entropy(world_size, group, vocab, ids_shape, *, dtype="float32", seed=0) -> VocabCase:
+def build_cross_entropy(
+    world_size, group, vocab, ids_shape, *, dtype="float32", seed=0, logit_scale=1.0
+) -> VocabCase:
     generator = S.seeded_generator(seed)
     ids = torch.randint(0, vocab, ids_shape, generator=generator)
     logits, grad = tensors_from_seed(seed + 1, dtype, (*ids_shape, vocab), ids_shape)
-    return VocabCase(world_size, group, vocab, 0, tuple(ids_shape), dtype, seed, ids, 3 * logits, grad)
+    table = 3 * logits * logit_scale
+    return VocabCase(
+        world_size, group, vocab, 0, tuple(ids_shape), dtype, seed, logit_scale, ids, table, grad
+    )
 
 
 @st.composite
@@ -74,13 +83,18 @@ def embedding_cases(draw, min_members: int = 1):
 
 
 @st.composite
-def cross_entropy_cases(draw, *, sizes=(1, 2, 3, 4), min_members: int = 1, min_local_vocab: int = 1):
+def cross_entropy_cases(
+    draw, *, sizes=(1, 2, 3, 4), min_members: int = 1, min_local_vocab: int = 1, logit_scale: float = 1.0
+):
     world_size, group = draw(S.worlds(sizes=sizes, min_members=min_members))
     n = len(group) if group is not None else world_size
     ids_shape = tuple(draw(st.lists(st.integers(1, 5), min_size=1, max_size=2)))
     vocab = n * draw(st.integers(min_local_vocab, min_local_vocab + 6))
     dtype = draw(st.sampled_from(FLOATS))
-    return build_cross_entropy(world_size, group, vocab, ids_shape, dtype=dtype, seed=draw(S.seeds))
+    seed = draw(S.seeds)
+    return build_cross_entropy(
+        world_size, group, vocab, ids_shape, dtype=dtype, seed=seed, logit_scale=logit_scale
+    )
 
 
 EMBEDDING_EDGES = [
