@@ -167,13 +167,15 @@ def grade_parts(
     ``(failed part -> feedback, passed parts)``, stopping early once ``stop(failed)``.
     The worlds are ``harness``'s, its integrity notes are not; ``static_scan=False`` lets
     only the runtime guard judge the code."""
-    from graders.errors import GradingFailure, Halt, NotStarted
+    from graders.errors import GradingFailure, Halt, NotStarted, classify
     from graders.plugin.harness import Harness
+    from graders.plugin.results import CONDEMNING
 
     harness = Harness(harness.pool, static_scan=static_scan)
 
     failed: dict[str, str] = {}
     passed: list[str] = []
+    condemned = ""  # a banned call or a way around the guard costs every part, as in the gradebook
     for part, functions in parts:
         if stop(failed):
             break
@@ -184,9 +186,13 @@ def grade_parts(
                 raise AssertionError(f"{impl.label} is reported as not started: {exc}") from exc
             except (GradingFailure, Halt) as exc:
                 failed[part] = str(exc)
+                condemned = condemned or (str(exc) if classify(exc) in CONDEMNING else "")
                 break
         else:
             passed.append(part)
+    if condemned:
+        failed.update({part: condemned for part, _ in parts if part not in failed})
+        passed = []
     return failed, passed
 
 

@@ -11,10 +11,12 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from graders import catalog
-from graders.errors import Failure, render
+from graders.errors import Failure, FailureKind, render
 from graders.words.vocabulary import part_name, t
 
 PASSED, FAILED, NOT_STARTED, NOT_RUN = "passed", "failed", "not started", "not run"
+#: the failures that cost the whole exercise: a banned call, a way around the guard
+CONDEMNING = frozenset({FailureKind.BANNED, FailureKind.INTEGRITY})
 #: what a part graded by several tests shows: the worst of its tests' statuses. A test that did not
 #: run (skipped, deselected by ``-k``, after ``-x`` stopped the run) is not a failure, but the part
 #: did not pass either.
@@ -65,6 +67,9 @@ class Gradebook:
     hidden_run: set[str] = field(default_factory=set)  # "exercise::part" a hidden grader graded
     #: what the code did on the diagnostic battery of each failing exercise (``--dtlab-diagnose``)
     diagnostics: dict[str, dict] = field(default_factory=dict)
+    #: exercise -> the banned call or the way around the guard found in it (a Failure as data):
+    #: it costs every part of the exercise, whichever test found it
+    condemned: dict[str, dict] = field(default_factory=dict)
 
     def record(
         self,
@@ -74,6 +79,11 @@ class Gradebook:
         failure: Failure | None = None,
         figures: list[str] | None = None,
     ) -> None:
+        if failure is not None and failure.kind in CONDEMNING and exercise_id not in self.condemned:
+            self._condemn(exercise_id, failure)
+        verdict = self.condemned.get(exercise_id)
+        if verdict is not None and (failure is None or failure.kind not in CONDEMNING):
+            status, failure = FAILED, Failure.from_dict(verdict)
         entry = catalog.exercise(exercise_id)
         max_points = entry.parts[part]
         key = f"{exercise_id}::{part}"
@@ -87,6 +97,14 @@ class Gradebook:
             exercise_id, part, status, points, max_points, kind, record, list(figures or [])
         )
 
+    def _condemn(self, exercise_id: str, failure: Failure) -> None:
+        """A banned call or a way around the guard: every part of the exercise fails with it,
+        those graded already included (a part no test ran fails too, in :meth:`rows`)."""
+        self.condemned[exercise_id] = failure.to_dict()
+        for part in [p for p in self.parts.values() if p.exercise == exercise_id]:
+            if part.kind not in CONDEMNING:
+                part.status, part.points, part.kind, part.failure = FAILED, 0, failure.kind, failure.to_dict()
+
     def rows(self) -> list[ExerciseRow]:
         """One row per exercise that had at least one part graded, in catalog order."""
         touched = {p.exercise for p in self.parts.values()}
@@ -95,7 +113,7 @@ class Gradebook:
             if entry.id not in touched:
                 continue
             parts = [
-                self.parts.get(f"{entry.id}::{name}") or PartResult(entry.id, name, NOT_RUN, 0, pts)
+                self.parts.get(f"{entry.id}::{name}") or self._unrecorded(entry.id, name, pts)
                 for name, pts in entry.parts.items()
             ]
             statuses = {p.status for p in parts}
@@ -118,6 +136,13 @@ class Gradebook:
                 )
             )
         return rows
+
+    def _unrecorded(self, exercise_id: str, part: str, points: int) -> PartResult:
+        """A part no test graded: not run, or failed with its exercise's banned call."""
+        verdict = self.condemned.get(exercise_id)
+        if verdict is None:
+            return PartResult(exercise_id, part, NOT_RUN, 0, points)
+        return PartResult(exercise_id, part, FAILED, 0, points, verdict["kind"], verdict)
 
     def hidden_not_run(self) -> dict[str, list[str]]:
         """Per graded exercise, the parts that have hidden graders this run did not include."""
@@ -188,6 +213,7 @@ class Gradebook:
             ],
             "integrity": {k: sorted(v) for k, v in self.integrity.items() if v},
             "hidden_run": sorted(self.hidden_run),
+            **({"condemned": self.condemned} if self.condemned else {}),
             **({"diagnostics": self.diagnostics} if self.diagnostics else {}),
         }
 
@@ -207,4 +233,5 @@ class Gradebook:
         book.integrity = {k: list(v) for k, v in data.get("integrity", {}).items()}
         book.hidden_run = set(data.get("hidden_run", []))
         book.diagnostics = dict(data.get("diagnostics", {}))
+        book.condemned = dict(data.get("condemned", {}))
         return book

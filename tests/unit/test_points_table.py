@@ -71,3 +71,23 @@ def test_parts_after_x_stopped_the_run_are_not_run(kit_root):
     assert done.returncode == 1, done.stdout + done.stderr
     line = next(line for line in done.stdout.splitlines() if line.startswith("ch2.ring_all_gather"))
     assert "chưa làm" in line and "✗" not in line, line
+
+
+def test_a_banned_call_costs_every_part_of_its_exercise():
+    """Whichever test met the banned call (a path only one part's examples take), every part of the
+    exercise scores 0, those graded before and after it and those no test ran."""
+    banned = Failure.of("banned", "rank 0 called torch.distributed.all_reduce, which is banned", rank=0)
+    book = Gradebook()
+    book.record("ch2.ring_all_reduce", "result", PASSED)
+    book.record("ch2.ring_all_reduce", "ring", FAILED, banned)
+    book.record("ch2.ring_all_reduce", "result", PASSED)  # a later test of the part
+    book.record("ch2.broadcast", "result", PASSED)  # another exercise keeps its points
+    rows = {row.exercise: row for row in book.rows()}
+    assert rows["ch2.ring_all_reduce"].points == 0
+    assert {p.kind for p in rows["ch2.ring_all_reduce"].parts} == {"banned"}
+    assert rows["ch2.broadcast"].points == 1
+    again = Gradebook.from_dict(book.to_dict())
+    assert {row.exercise: row.points for row in again.rows()} == {r: row.points for r, row in rows.items()}
+    scanned = Gradebook()
+    scanned.record("ch2.reduce", "result", FAILED, Failure.of("integrity", "goes around the guard"))
+    assert [p.status for p in scanned.rows()[0].parts] == [FAILED, FAILED]  # tree never ran
