@@ -113,6 +113,8 @@ AUTOGRAD_CALLS = frozenset(
         "torch.autograd.grad",
         "torch.autograd.backward",
         "torch.Tensor.backward",
+        # the engine's private entry point, behind the two above
+        "torch.autograd.graph._engine_run_backward",
         *(
             f"torch.func.{name}"
             for name in ("grad", "grad_and_value", "vjp", "jvp", "jacrev", "jacfwd", "hessian")

@@ -264,6 +264,11 @@ class TaskContext:
         made, self._worker.recorder.made_groups = self._worker.recorder.made_groups, []
         return made
 
+    def graded_request(self, frame) -> bool:
+        """Whether graded code is behind the call running in ``frame`` (for a dispatch mode of the
+        kit's own, such as :class:`graders.training.autograd_watch.RecordedOps`)."""
+        return self._worker.recorder.bans.graded_request(frame)
+
     def barrier(self, ranks: tuple[int, ...] | None = None) -> None:
         """A barrier for the kit's own synchronisation (not recorded, never banned)."""
         from graders.comm.recorder import REAL

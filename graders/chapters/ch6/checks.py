@@ -192,6 +192,8 @@ def assert_hand_written_backward(run, case: LinearCase) -> None:
                 fail(say("ch6:autograd on the path", **said), case, hint)
         if nodes.get("graph_in_backward"):
             fail(say("ch6:graph in backward", rank=rank), case, hint)
+        if nodes.get("recorded"):
+            fail(say("ch6:graph recorded", rank=rank, ops=", ".join(nodes["recorded"])), case, hint)
         for name in names:
             verdict = nodes.get("returned", {}).get(name, "not returned")
             if verdict != "kept":

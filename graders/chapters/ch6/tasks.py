@@ -15,6 +15,7 @@ import torch
 import torch.distributed as dist
 
 from graders.chapters.ch6 import graph
+from graders.training.autograd_watch import RecordedOps
 from graders.training.backward import backpropagate
 from graders.world.task import task
 from graders.world.values import plain
@@ -96,20 +97,24 @@ def _run_linear(ctx, case, student, group, *, by_hand: bool = False) -> dict:
     x, g = linear_local(case, ctx.group_rank(case.group))
     x.requires_grad_()
     layer = _build_linear(student, case, group)
-    y = layer(x)
-    ctx.mark("forward_end")
-    weight, bias = getattr(layer, "weight", None), getattr(layer, "bias", None)
-    tensors = {"weight": weight, "bias": bias, "input": x}
-    nodes, watch = {}, contextlib.nullcontext()
-    if isinstance(y, torch.Tensor):
-        nodes = {**graph.gradient_sources(y, tensors), "paths": graph.path_kinds(y, tensors)}
-        if by_hand:
-            watch = graph.ReturnedGradients(y, {"weight": weight, "bias": bias})
-    with watch:
-        skipped = backpropagate(y, g)
+    recorded = RecordedOps(ctx.graded_request) if by_hand else contextlib.nullcontext()
+    with recorded:  # what autograd records of the layer's forward and backward, at the dispatcher
+        y = layer(x)
+        ctx.mark("forward_end")
+        weight, bias = getattr(layer, "weight", None), getattr(layer, "bias", None)
+        tensors = {"weight": weight, "bias": bias, "input": x}
+        nodes, watch = {}, contextlib.nullcontext()
+        if isinstance(y, torch.Tensor):
+            nodes = {**graph.gradient_sources(y, tensors), "paths": graph.path_kinds(y, tensors)}
+            if by_hand:
+                watch = graph.ReturnedGradients(y, {"weight": weight, "bias": bias})
+        with watch:
+            skipped = backpropagate(y, g)
     if isinstance(watch, graph.ReturnedGradients):
         nodes["returned"] = watch.verdicts({"weight": weight, "bias": bias})
         nodes["graph_in_backward"] = watch.graph_in_backward
+    if isinstance(recorded, RecordedOps):
+        nodes["recorded"] = recorded.computed()
     ctx.mark("backward_end")
     return {
         "output": y.detach() if isinstance(y, torch.Tensor) else plain(y),
