@@ -21,6 +21,7 @@ from graders.catalog.bans import (  # noqa: F401  (the catalog's vocabulary, rea
     COLLECTIVES,
     DOOR_OBJECTS,
     DOORS,
+    NATIVE_COLLECTIVE_OBJECTS,
     P2P_ONLY,
     PROCESS_GROUP_METHODS,
     SDPA,

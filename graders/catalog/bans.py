@@ -57,6 +57,10 @@ AMP_SCALING = frozenset(
         "torch.cpu.amp.GradScaler",
         "torch._amp_foreach_non_finite_check_and_unscale_",
         "torch._amp_update_scale_",
+        # the same kernels by every other Python route (torch.ops.aten, torch._VF, their out=
+        # and functional overloads): refused at the dispatcher
+        "aten::_amp_foreach_non_finite_check_and_unscale*",
+        "aten::_amp_update_scale*",
     }
 )
 #: torch's optimizers, their functional forms and fused kernels: chapter 3 writes the optimizers
@@ -94,17 +98,21 @@ TORCH_OPTIMIZERS = frozenset(
 )
 #: torch's activation checkpointing: chapter 8 writes checkpoint() itself
 TORCH_CHECKPOINT = frozenset({"torch.utils.checkpoint.*"})
-#: attention computed whole: chapter 9's blockwise attention computes it block by block itself
+#: attention computed whole: chapter 9's blockwise attention computes it block by block itself.
+#: The kernels are refused at the dispatcher, whatever Python route reaches them (torch.ops.aten
+#: and its overloads, torch._VF, torch._C._VariableFunctions); the math path is a composite that
+#: the dispatcher never sees by name, so it is refused by the one operator its decomposition
+#: alone calls, ``aten::_safe_softmax``.
 SDPA = frozenset(
     {
         "torch.nn.functional.scaled_dot_product_attention",
         "torch._C._nn.scaled_dot_product_attention",
-        # the same kernels as operators, whose working buffers the live ledger cannot see
-        "torch.ops.aten.scaled_dot_product_attention",
-        "torch.ops.aten._scaled_dot_product_attention_math",
-        "torch.ops.aten._scaled_dot_product_flash_attention",
-        "torch.ops.aten._scaled_dot_product_flash_attention_for_cpu",
-        "torch.ops.aten._scaled_dot_product_efficient_attention",
+        "aten::_scaled_dot_product_*",
+        "aten::_flash_attention_*",
+        "aten::_efficient_attention_*",
+        "aten::_cudnn_attention_*",
+        "aten::_triton_scaled_dot_attention*",
+        "aten::_safe_softmax",
     }
 )
 #: autograd run by graded code itself: a hand-written backward may not differentiate its forward
@@ -146,6 +154,9 @@ DOORS: dict[str, str] = {
     "which the graders' recorder does not see",
     "process group": "calls a ProcessGroup's or a backend's own methods (or takes its store), which "
     "the graders' recorder does not see",
+    "native collectives": "calls torch.distributed's native communicating functions "
+    "(_broadcast_coalesced, the DDP Reducer, the store collectives), which the graders' recorder "
+    "does not see",
 }
 #: the operator namespaces of torch's collectives (``torch.ops.<name>``), refused to graded code in
 #: every exercise as the door ``"c10d ops"``: their operators communicate in C++, untraced
@@ -175,6 +186,7 @@ PROCESS_GROUP_METHODS = frozenset(
         "broadcast",
         "gather",
         "get_group_store",
+        "merge_remote_group",
         "monitored_barrier",
         "recv",
         "recv_anysource",
@@ -211,6 +223,21 @@ SIDE_CHANNEL_OBJECTS: dict[str, str] = {
     "torch.distributed.FileStore": "side channel",
     # shared memory (mmap of a file descriptor is refused by the audit hook)
     "_posixshmem.shm_open": "side channel",
+}
+
+#: and, in those exercises, torch.distributed's native functions that communicate in C++ (behind
+#: the recorder): refused to graded code, and to torch's Python helpers graded code calls
+#: (``torch.distributed.utils._sync_params_and_buffers``). Where graded code is a whole DDP
+#: program (chapter 1, one rank per process, no side channel closed), DDP needs them.
+NATIVE_COLLECTIVE_OBJECTS: dict[str, str] = {
+    f"torch.distributed.{name}": "native collectives"
+    for name in (
+        "_broadcast_coalesced",
+        "_verify_params_across_processes",
+        "Reducer",
+        "_StoreCollectives",
+        "_ControlCollectives",
+    )
 }
 
 P2P_ONLY = COLLECTIVES  # chapter 2 builds the collectives from send/recv

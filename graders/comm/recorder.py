@@ -179,8 +179,8 @@ class Recorder:
         ``banned`` holds ``torch.distributed`` function names (``"all_reduce"``), refused by
         the trampolines, and dotted names of anything else (``"torch.optim.AdamW"``,
         ``"torch.nn.parallel.DistributedDataParallel"``, ``"package.*"``), refused at the object
-        until :meth:`end`. ``side_channels`` closes files and sockets to graded code (an
-        exercise that runs on several ranks).
+        until :meth:`end`. ``side_channels`` closes files, sockets and torch's native
+        collectives to graded code (an exercise that runs on several ranks).
         """
         self.exercise = exercise
         self.banned = banned
@@ -190,7 +190,9 @@ class Recorder:
                 self.bans.ban_tree(name[:-2])
             elif "." in name and "::" not in name:
                 self.bans.ban(name)
-        doors = catalog.DOOR_OBJECTS | (catalog.SIDE_CHANNEL_OBJECTS if side_channels else {})
+        doors = dict(catalog.DOOR_OBJECTS)
+        if side_channels:
+            doors |= catalog.SIDE_CHANNEL_OBJECTS | catalog.NATIVE_COLLECTIVE_OBJECTS
         for name, door in sorted(doors.items()):
             self.bans.ban(name, label=door)
         self.bans.ban_op_namespaces(catalog.C10D_OP_NAMESPACES, "c10d ops")

@@ -63,6 +63,7 @@ BANNED_ZERO = "called torch.distributed.optim.ZeroRedundancyOptimizer"
 THREAD = "starts a thread"
 GATHERED = "gathered by all-gathers and alive at once"
 SIDE_CHANNEL = "moves data behind the graders' back"
+NATIVE = "native communicating functions"
 BANNED_FUNC = "called torch.func.vjp"
 CH6_EXERCISES = [e.id for e in CHAPTERS["ch6"].exercises]
 CH8_EXERCISES = [e.id for e in CHAPTERS["ch8"].exercises]
@@ -100,6 +101,12 @@ ROWS = [
         "ch2/_redteam/ar_timeit",
         "ch2.ring_all_reduce",
         {"result": BANNED_AR, "ring": BANNED_AR},
+    ),
+    # torch's native broadcast (DDP's), in C++ on the ProcessGroup: refused as a door
+    Verdict(
+        "ch2/_redteam/ar_broadcast_coalesced",
+        "ch2.ring_all_reduce",
+        {"result": NATIVE, "ring": NATIVE},
     ),
     Verdict(
         "ch2/_redteam/ar_recorder_off",
@@ -403,6 +410,10 @@ ROWS = [
     ),
     Verdict("ch6/mapping_default_group", "ch6.copy_to_tp_region", {"backward": "did not finish"}),
     Verdict("ch6/mapping_broadcast", "ch6.gather_from_tp_region", {"forward": "called broadcast"}),
+    # no Function: autograd's CatBackward splits the gradient back, the conjugate's value
+    Verdict(
+        "ch6/mapping_gather_by_cat", "ch6.gather_from_tp_region", {"backward": "autograd recorded aten::cat"}
+    ),
     Verdict(
         "ch6/mapping_all_to_all",
         "ch6.reduce_scatter_to_sequence_region",
@@ -436,6 +447,12 @@ ROWS = [
             part: "called torch._amp_foreach_non_finite_check_and_unscale_"
             for part in ("scale", "skip", "unscale")
         },
+    ),
+    # the same kernels by the operator registry's overloads: refused at the dispatcher
+    Verdict(
+        "ch8/scaler_aten_ops",
+        "ch8.dynamic_loss_scaler",
+        {part: "torch.ops.aten._amp_" for part in ("scale", "skip", "unscale")},
     ),
     # -- chapter 8: accumulation lets DDP all-reduce once, after the last microbatch -------------
     Verdict(
@@ -595,6 +612,25 @@ ROWS = [
         {part: "_scaled_dot_product_flash_attention_for_cpu" for part in ("result", "memory")},
     ),
     # -- chapter 9: Ulysses moves heads by exactly two all-to-alls, q, k and v stacked ------------
+    # every block of scores kept in a list: no tensor too large, the whole matrix alive at once
+    Verdict("ch9/blockwise_keeps_blocks", "ch9.blockwise_attention", {"memory": "a few blocks of scores"}),
+    # one named temporary per step, queries scaled up front: more alive at once, still honest
+    Verdict("ch9/blockwise_named_steps", "ch9.blockwise_attention", FULL),
+    # torch's math attention by torch._VF: a composite, refused by what it decomposes into
+    Verdict(
+        "ch9/blockwise_math_vf",
+        "ch9.blockwise_attention",
+        {part: "aten._safe_softmax" for part in ("result", "memory")},
+    ),
+    # the fused kernel by an overload looked up at the call: refused, not crashed
+    Verdict(
+        "ch9/blockwise_flash_overload",
+        "ch9.blockwise_attention",
+        {
+            part: "called torch.ops.aten._scaled_dot_product_flash_attention_for_cpu"
+            for part in ("result", "memory")
+        },
+    ),
     Verdict("ch9/ulysses_all_gather", "ch9.ulysses_attention", {"traffic": "communicated all_gather of"}),
     Verdict("ch9/ulysses_three_calls", "ch9.ulysses_attention", {"traffic": "exactly two all-to-alls"}),
     # -- chapter 9: Ring Attention moves blocks between neighbours, through the recorded calls ---

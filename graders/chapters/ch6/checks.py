@@ -61,6 +61,11 @@ def assert_mapping_backward(run, case: MappingCase) -> None:
     for i, rank in enumerate(case.ranks):
         what = say("ch6:input grad", rank=rank)
         assert_tensor_equal(run[rank]["grad"], expected[i][1], what=what, case=case, hint=hint)
+    for rank in case.ranks:
+        recorded = run[rank].get("recorded") or []
+        if recorded:
+            said = {"rank": rank, "mapping": case.mapping, "ops": ", ".join(recorded)}
+            fail(say("ch6:mapping recorded", **said), case, say("ch6:mapping recorded:hint"))
     calls = _mapping_calls(case, "backward")
     assert_exact_calls(
         run.traces, case.ranks, "backward_end", calls, case, hint, direction=say("ch6:backward")

@@ -35,13 +35,20 @@ def _run_mapping(ctx, case, name: str):
         return None
     i = ctx.group_rank(case.group)
     x = case.inputs[i].clone().requires_grad_()
-    with ctx.student_code() as student:
+    recorded = RecordedOps(ctx.graded_request)  # a conjugate is a Function: autograd records none of it
+    with ctx.student_code() as student, recorded:
         y = getattr(student, name)(x, group=group)
         ctx.mark("forward_end")
         skipped = backpropagate(y, case.grads[i])
         ctx.mark("backward_end")
     output = y.detach() if isinstance(y, torch.Tensor) else plain(y)
-    return {"output": output, "input_after": x.detach(), "grad": grad_of(x), "skipped": skipped}
+    return {
+        "output": output,
+        "input_after": x.detach(),
+        "grad": grad_of(x),
+        "skipped": skipped,
+        "recorded": recorded.computed(),
+    }
 
 
 def _mapping_task(name: str):

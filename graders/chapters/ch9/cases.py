@@ -52,13 +52,33 @@ def build_blockwise(batch, heads, seq, dim, block_size, causal, *, dtype="float3
     return BlockwiseCase(batch, heads, seq, dim, block_size, causal, dtype, seed, 1, q, k, v)
 
 
+#: what blockwise attention may hold alive at once, per query row, in elements: this many blocks
+#: of scores, rows of the output and running scalars (the reference holds at most 2, 4 and 6)
+PEAK_BLOCKS, PEAK_OUTPUTS, PEAK_SCALARS = 4, 6, 12
+
+
+def held_per_row(block: int, dim: int) -> int:
+    """The elements per query row blockwise attention may hold alive at once: a few blocks of
+    scores (the scores, their exponentials, a mask), a few rows of the output (the accumulator,
+    its rescaled copy, ``p @ v``, the result) and a dozen running scalars (``m``, ``l``, their
+    updates, the log-sum-exp)."""
+    return PEAK_BLOCKS * block + PEAK_OUTPUTS * dim + PEAK_SCALARS
+
+
+def long_enough(block: int, dim: int) -> int:
+    """A sequence whose score rows are twice what a query row may hold: kept whole (every block of
+    scores alive at once), they could not pass as honest working memory."""
+    return 2 * held_per_row(block, dim)
+
+
 @st.composite
 def blockwise_cases(draw, *, long: bool = False):
-    """``long``: sequences of 4-8 blocks, at least four times the head dimension."""
+    """``long``: sequences long enough that the whole score matrix is at least twice what the
+    memory part lets the call hold at once (:func:`long_enough`)."""
     block = draw(st.integers(1, 4))
     dim = draw(st.integers(1, 4))
     if long:
-        seq = max(4 * dim, block * draw(st.integers(4, 8))) + draw(st.integers(0, block - 1))
+        seq = long_enough(block, dim) + draw(st.integers(0, block - 1))
     else:
         seq = draw(st.integers(1, 12))
     return build_blockwise(
@@ -79,8 +99,8 @@ BLOCKWISE_EDGES = [
     build_blockwise(2, 1, 9, 2, 4, False, dtype="float64", seed=3),
 ]
 LONG_EDGES = [
-    build_blockwise(1, 1, 16, 2, 2, True, dtype="float64", seed=4),
-    build_blockwise(1, 2, 21, 4, 4, False, seed=5),
+    build_blockwise(1, 1, long_enough(2, 2), 2, 2, True, dtype="float64", seed=4),
+    build_blockwise(1, 2, long_enough(4, 4) + 3, 4, 4, False, seed=5),  # a last block of one key
 ]
 
 

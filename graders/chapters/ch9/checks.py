@@ -1,7 +1,9 @@
 """Chapter 9 judgements on blockwise attention and Ulysses.
 
 Blockwise attention: ``(out, lse)`` against full attention (result), then the largest storage the
-call made against one block of scores or the output, whichever is larger (memory). Ulysses:
+call made against one block of scores or the output, whichever is larger, and the most bytes it
+held alive at once against a few blocks of scores and rows of the output (memory: every score
+block kept in a list is the whole score matrix in pieces). Ulysses:
 every rank's output and gradients against its shard of full attention on the whole sequence
 (result, with :func:`assert_shards`, which Ring Attention shares); exactly two all-to-alls each
 way, of the stacked q, k, v and of the output (traffic); a clear ``ValueError`` for a head count
@@ -13,6 +15,7 @@ from __future__ import annotations
 import torch
 
 from graders.chapters.ch9 import reference
+from graders.chapters.ch9.cases import held_per_row
 from graders.comm.assertions import fail as fail_with_trace
 from graders.comm.collective_calls import phase_calls
 from graders.judge.checks import assert_tensor_equal, describe, fail
@@ -21,8 +24,11 @@ from graders.words.messages import say
 #: sums in another order than the reference's (blocks, the online rescaling)
 TOLERANCES = {torch.float32: (1e-4, 1e-5), torch.float64: (1e-9, 1e-11)}
 ALL_TO_ALLS = frozenset({"all_to_all", "all_to_all_single"})
-#: bytes of slack on the largest storage (a scalar, a small index tensor)
+#: bytes of slack on the largest storage (a scalar, a small index tensor); an index of every
+#: position (``torch.arange(seq)``, for a causal mask) may be the largest too
 LARGEST_SLACK = 64
+#: bytes of slack on what blockwise attention holds at once (masks and indices of a block)
+PEAK_SLACK = 4096
 
 
 def _out_and_lse(returned, case):
@@ -41,20 +47,27 @@ def assert_blockwise(run, case) -> None:
     )
 
 
+def peak_limit(case) -> int:
+    """The most bytes the call may hold alive at once (:func:`cases.held_per_row` per row)."""
+    rows = case.batch * case.heads * case.seq
+    return rows * held_per_row(case.block_size, case.dim) * case.q.element_size() + PEAK_SLACK
+
+
 def assert_blockwise_memory(run, case) -> None:
     assert_blockwise(run, case)
     itemsize = case.q.element_size()
     rows = case.batch * case.heads * case.seq
-    limit = rows * max(case.block_size, case.dim) * itemsize + LARGEST_SLACK
+    full = rows * case.seq * itemsize
+    positions = case.seq * torch.empty((), dtype=torch.int64).element_size()  # an index per position
+    limit = max(rows * max(case.block_size, case.dim) * itemsize, positions) + LARGEST_SLACK
     largest = run[0]["largest"]
     if largest["bytes"] > limit:
-        said = {
-            "bytes": largest["bytes"],
-            "where": largest.get("where", ""),
-            "limit": limit,
-            "full": rows * case.seq * itemsize,
-        }
+        said = {"bytes": largest["bytes"], "where": largest.get("where", ""), "limit": limit, "full": full}
         fail(say("ch9:largest", **said), case, say("ch9:memory:hint"))
+    peak, most = run[0]["peak"], peak_limit(case)
+    if peak["bytes"] > most:
+        said = {"bytes": peak["bytes"], "where": peak.get("where", ""), "limit": most, "full": full}
+        fail(say("ch9:peak", **said), case, say("ch9:peak:hint"))
 
 
 def _ran(run, case, hint):

@@ -1,7 +1,8 @@
 """Chapter 9 worker tasks.
 
 Blockwise attention runs under the live ledger, whose ``largest:forward`` is the largest single
-storage the call made (a full score matrix would be it). Ulysses and Ring Attention run forward
+storage the call made (a full score matrix would be it) and ``forward`` the most bytes alive at
+once (every block of scores kept would be it). Ulysses and Ring Attention run forward
 and backward on every rank of the group, each on its shard of the sequence, with ``forward_end``
 / ``backward_end`` marks; a ``ValueError`` (Ulysses' indivisible heads) is reported as such. The
 zigzag layout's functions are pure: one worker runs them for every rank.
@@ -25,7 +26,13 @@ def blockwise_attention(ctx, case):
         ledger.enter("forward")
         returned = student.blockwise_attention(q, k, v, case.block_size, case.causal)
         ledger.enter("after")
-    return {"returned": plain(returned), "largest": ledger.summary().get("largest:forward", {"bytes": 0})}
+    summary = ledger.summary()
+    nothing = {"bytes": 0, "where": ""}
+    return {
+        "returned": plain(returned),
+        "largest": summary.get("largest:forward", nothing),
+        "peak": summary.get("forward", nothing),
+    }
 
 
 def _attention_on_shards(ctx, case, attend) -> dict | None:
