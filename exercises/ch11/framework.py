@@ -5,10 +5,13 @@ built from your own parts of chapters 5, 6 and 7 and of this chapter.
 ``Trainer3D(state, heads, *, tp, pp, dp, microbatches, optimizer_cls, **hparams)`` is made on
 **every** rank of a world of ``tp · pp · dp`` processes, after ``init_process_group``.
 
-* ``state``: the single-device GPT's ``state_dict()``, the same on every rank (read it, never
-  change it): ``token_embedding.weight`` ``[vocab, h]``, ``position_embedding.weight``
-  ``[max_seq, h]``, ``blocks.{i}.attention.*`` and ``blocks.{i}.mlp.*`` (the names chapter 6's
-  blocks are built from), the final ``ln.*`` and ``head.weight`` ``[vocab, h]`` (not tied).
+* ``state``: the single-device GPT's ``state_dict()`` (read it, never change it):
+  ``token_embedding.weight`` ``[vocab, h]``, ``position_embedding.weight`` ``[max_seq, h]``,
+  ``blocks.{i}.attention.*`` and ``blocks.{i}.mlp.*`` (the names chapter 6's blocks are built
+  from), the final ``ln.*`` and ``head.weight`` ``[vocab, h]`` (not tied). Every rank gets every
+  key, but only its own part is real: the entries of other stages, and the rows or columns of
+  its stage's split layers that belong to its tp neighbours, are NaN. A rank that computes what
+  it should receive gets a NaN loss.
 * ``heads``: the attention heads of every block (``tp`` divides it); the number of blocks is read
   from ``state`` (``pp`` divides it).
 
@@ -20,7 +23,9 @@ on the ranks of the stage's tp group. ``Zero1Optimizer`` (``optimizer_cls(shard,
 inside) steps the parameters this rank holds over its dp group.
 
 ``train_step(tokens, targets)`` runs one step on the **global** batch (``[s, B]`` token ids and
-next-token targets, the same on every rank): dp rank ``d`` takes columns ``d·B/dp … (d+1)·B/dp``,
+next-token targets; the ids are real only where a rank reads them, on the first stage for tokens
+and the last for targets, in its own columns, and ``-1`` elsewhere): dp rank ``d`` takes columns
+``d·B/dp … (d+1)·B/dp``,
 cuts them into ``microbatches`` equal microbatches, runs them through your ``run_pipeline`` with
 the 1F1B schedule over the pp group, and steps. The loss is the mean cross-entropy over every
 token of the global batch. It returns that loss as a float (computed before the update) on the
@@ -31,7 +36,8 @@ Communication, per step: activations and their gradients between neighbouring st
 and direction for each half (attention, MLP) in the tp group; ZeRO-1's reduce-scatter and
 all-gather of the stage's parameters in the dp group; and one scalar all-reduce in the dp group
 for the loss. Each rank keeps only its own stage's shard of the model, its gradients and a
-1/dp share of the optimizer state. Torch's DDP, ZeroRedundancyOptimizer, FSDP, pipelining and
+1/dp share of the optimizer state: the optimizer it builds from ``optimizer_cls`` (which the
+graders count) holds and steps that share only. Torch's DDP, ZeroRedundancyOptimizer, FSDP, pipelining and
 tensor parallelism are banned.
 """
 

@@ -716,8 +716,15 @@ ROWS = [
     Verdict(
         "ch11/whole_model_everywhere",
         "ch11.trainer_3d",
-        {"traffic": "forward messages to rank 2 were [] bytes", "memory": "keeps"},
+        # poisoned: the last stage's targets are real only there, so every part stops at the first step
+        {part: "Target -1 is out of bounds" for part in ("result", "traffic", "memory")},
     ),
+    # poisoned: a rank computing its tp neighbours' heads reads their NaN rows
+    Verdict("ch11/tp_skipped", "ch11.trainer_3d", {"result": "the loss is NaN"}),
+    # poisoned: a replica reading the whole global batch meets the other columns' -1 ids
+    Verdict("ch11/dp_all_columns", "ch11.trainer_3d", {"result": "out of"}),
+    # the algorithm the contract names: ZeRO-1's shard, not the whole optimizer on every replica
+    Verdict("ch11/plain_dp_all_reduce", "ch11.trainer_3d", {"traffic": "optimizer built from optimizer_cls"}),
     # -- chapter 11: topology, groups and placement red team --
     *(
         Verdict("ch11/honest_topology", exercise, FULL)

@@ -18,8 +18,10 @@ import torch
 import torch.distributed as dist
 
 from graders.chapters.ch11.cases import DIMS
+from graders.chapters.ch11.framework import handed
 from graders.comm.recorder import REAL
 from graders.training.live_memory import LiveLedger
+from graders.training.optimizer_watch import OptimizerWatch
 from graders.world.task import task
 from graders.world.values import plain
 
@@ -148,11 +150,19 @@ def trainer_3d_measured(ctx, case):
     return _train_3d(ctx, case, ledger=LiveLedger(ctx.location.graded_root))
 
 
+def _same_bits(a: torch.Tensor, b: torch.Tensor) -> bool:
+    """Equal to the bit (NaN included: a poisoned entry handed back unchanged is unchanged)."""
+    return a.shape == b.shape and a.dtype == b.dtype and torch.equal(a.view(torch.uint8), b.view(torch.uint8))
+
+
 def _train_3d(ctx, case, ledger: LiveLedger | None):
-    state, batches = case.state(), case.batches()
+    state = handed.state_for(case, ctx.rank, case.state())
+    batches = [handed.batch_for(case, ctx.rank, *batch) for batch in case.batches()]
     fingerprint = [t.clone() for t in state.values()]
+    optimizers = OptimizerWatch(case.optimizer_cls)
     ctx.release_buffers()
     losses, kept = [], []
+    finished = False
     try:
         with ledger or contextlib.nullcontext(), ctx.student_code() as student:
             trainer = student.Trainer3D(
@@ -162,7 +172,7 @@ def _train_3d(ctx, case, ledger: LiveLedger | None):
                 pp=case.pp,
                 dp=case.dp,
                 microbatches=case.microbatches,
-                optimizer_cls=case.optimizer_cls,
+                optimizer_cls=optimizers.cls,
                 **case.hparams,
             )
             ctx.mark("constructed")
@@ -171,19 +181,22 @@ def _train_3d(ctx, case, ledger: LiveLedger | None):
                 if ledger is not None:
                     ledger.enter("step", step=step)
                 losses.append(plain(trainer.train_step(tokens, targets)))
+                optimizers.step_ended()
                 if ledger is not None:
                     with ledger.paused():
                         gc.collect(1)
                         kept.append(ledger.total)
                 ctx.mark("step_end")
             del trainer
-        unchanged = all(torch.equal(a, b) for a, b in zip(fingerprint, state.values(), strict=True))
-        value = {"losses": losses, "unchanged": unchanged}
+        unchanged = all(_same_bits(a, b) for a, b in zip(fingerprint, state.values(), strict=True))
+        value = {"losses": losses, "unchanged": unchanged, "optimized": optimizers.report()}
         if ledger is not None:
             value["kept"] = min(kept[1:] or kept)
             value["peak"] = max(p.bytes for p in ledger.peaks.values())
+        finished = True
         return value
     finally:
-        ctx.barrier()
-        for group in ctx.groups_made():
-            dist.destroy_process_group(group)
+        if finished:  # a rank that failed replies at once: its peers may be waiting on it, not here
+            ctx.barrier()
+            for group in ctx.groups_made():
+                dist.destroy_process_group(group)

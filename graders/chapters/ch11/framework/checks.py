@@ -7,7 +7,10 @@
   stages only, exactly ``microbatches`` activations forward and as many gradients back per
   boundary; the tp group carries exactly one all-reduce of a microbatch's activations per block
   half and direction; the dp group carries between a reduce-scatter plus an all-gather and an
-  all-reduce plus an all-gather of the rank's parameters; nothing else goes anywhere but scalars.
+  all-reduce plus an all-gather of the rank's parameters, in reduce-scatters and all-gathers only
+  (ZeRO-1); nothing else goes anywhere but scalars. The optimizer each rank builds from the
+  ``optimizer_cls`` it is handed (counted by the kit) holds and steps a 1/dp share of its stage,
+  and the shards of a dp group cover the stage.
 * **memory**: what a rank keeps alive between steps is at most its own stage's shard of the
   model, its gradients, one flat copy of them, and a 1/dp share of the optimizer state.
 """
@@ -19,7 +22,7 @@ import math
 from graders.chapters.ch11.framework import reference as training
 from graders.chapters.ch11.framework.cases import LOSS_TOLERANCE
 from graders.comm import assertions
-from graders.comm.trace import ALL_REDUCES
+from graders.comm.trace import ALL_GATHERS, ALL_REDUCES, REDUCE_SCATTERS
 from graders.comm.volume import ring_bytes_sent
 from graders.judge import figures
 from graders.judge.checks import fail
@@ -28,6 +31,12 @@ from graders.words.messages import say
 
 #: a collective this small is bookkeeping (the loss, a step counter): it may go to any group
 SCALAR_BYTES = 16
+#: what ZeRO-1 runs on the dp group: a reduce-scatter of the gradients, an all-gather of the
+#: parameters (an all-reduce, the whole optimizer on every replica, is plain data parallelism)
+ZERO1_OPS = frozenset(REDUCE_SCATTERS + ALL_GATHERS)
+#: parameter tensors of one block (attention: 2 LayerNorm, 6 q/k/v, 2 proj; MLP: 2, 2, 2) and of
+#: the first and last stages' own (2 embeddings; LayerNorm and head): each may pad its own shard
+TENSORS_PER_BLOCK, TENSORS_AT_THE_ENDS = 16, 5
 #: per-step state elements of each optimizer, per trained element
 STATE_PER_ELEMENT = {"sgd": 1, "adamw": 2}
 #: small tensors a trainer may keep besides (losses, step counters, schedules)
@@ -106,6 +115,9 @@ def assert_losses(run, case) -> None:
             if not isinstance(value, float | int) or isinstance(value, bool):
                 said = {"rank": rank, "step": step, "got": repr(value)}
                 fail(say("ch11:loss not a number", **said), case, say("ch11:losses:hint"), picture=picture)
+            if math.isnan(value):
+                said = {"rank": rank, "step": step}
+                fail(say("ch11:loss nan", **said), case, say("ch11:loss nan:hint"), picture=picture)
             if not math.isclose(value, expected, **LOSS_TOLERANCE):
                 said = {"rank": rank, "step": step, "got": f"{value:.6f}", "expected": f"{expected:.6f}"}
                 fail(say("ch11:loss curve", **said), case, _loss_hint(step), picture=picture)
@@ -120,6 +132,7 @@ def _loss_hint(step: int):
 
 
 def assert_traffic(run, case) -> None:
+    assert_zero1_shards(run, case)
     traces = run.traces
     for rank in case.ranks:
         steps = traces.phase(rank, "step_end")
@@ -175,6 +188,9 @@ def _assert_collectives(traces, case, rank: int, step: int, events) -> None:
         wire[event.group] += ring_bytes_sent(event)
         if event.group == tp_group and event.op in ALL_REDUCES:
             tp_all_reduces += 1
+        if event.group == dp_group and event.op not in ZERO1_OPS:
+            said = {"rank": rank, "step": step, "op": event.op, "nbytes": event.nbytes}
+            assertions.fail(traces, say("ch11:dp op", **said), case, say("ch11:dp op:hint"))
     if len(tp_group) > 1:
         _assert_tp_traffic(traces, case, rank, step, wire[tp_group], tp_all_reduces)
     if len(dp_group) > 1:
@@ -196,6 +212,38 @@ def _assert_tp_traffic(traces, case, rank: int, step: int, sent: float, all_redu
             "expected": int(expected),
         }
         assertions.fail(traces, say("ch11:tp traffic", **said), case, say("ch11:tp traffic:hint"))
+
+
+def most_owned(case, rank: int) -> int:
+    """The most elements a rank's ZeRO-1 shard may hold: a 1/dp share of the stage's parameters,
+    each parameter tensor padded to a multiple of dp at worst."""
+    elements = training.stage_elements(case, rank)
+    tensors = TENSORS_PER_BLOCK * (case.layers // case.pp) + TENSORS_AT_THE_ENDS
+    return math.ceil(elements / case.dp) + tensors * (case.dp - 1)
+
+
+def assert_zero1_shards(run, case) -> None:
+    """The optimizer a rank builds (``optimizer_cls``, counted by the kit) holds and steps one
+    share of the stage: at most :func:`most_owned` elements on each rank, and together, over a
+    dp group, at least the whole stage, at every step."""
+    for rank in case.ranks:
+        built, stepped = run[rank]["optimized"]["built"], run[rank]["optimized"]["stepped"]
+        most, elements = most_owned(case, rank), training.stage_elements(case, rank)
+        for got in (sum(built), *stepped):
+            if got > most:
+                said = {"rank": rank, "got": got, "dp": case.dp, "most": most, "elements": elements}
+                fail(say("ch11:optimizer share", **said), case, say("ch11:optimizer share:hint"))
+        group = training.group_of(case, rank, "dp")
+        for step in range(case.steps):
+            together = sum(_stepped_at(run[r], step) for r in group)
+            if together < elements:
+                said = {"ranks": list(group), "step": step, "got": together, "elements": elements}
+                fail(say("ch11:optimizer cover", **said), case, say("ch11:optimizer share:hint"))
+
+
+def _stepped_at(reply, step: int) -> int:
+    stepped = reply["optimized"]["stepped"]
+    return stepped[step] if step < len(stepped) else 0
 
 
 def _assert_dp_traffic(traces, case, rank: int, step: int, sent: float, n: int) -> None:
