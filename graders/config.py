@@ -75,6 +75,13 @@ VARIABLES: dict[str, Variable] = {
             "shell",
         ),
         Variable(
+            "DTLAB_PIP_LOG",
+            "",
+            "the file pip's own lines go to while `scripts/setup.sh` installs (it sets it to "
+            "`.venv/setup-pip.log`); unset, `scripts/install_torch.py` shows them",
+            "shell",
+        ),
+        Variable(
             "DTLAB_ALLOW_CUDA_TORCH",
             "",
             "`1`: install a CUDA build of torch where no CPU build resolves (about 4.9 GB instead of "

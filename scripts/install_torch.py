@@ -234,10 +234,30 @@ def install(env=os.environ) -> int:
 
 
 def pip_install(plan: Plan, source: Source) -> int:
+    """Install torch; pip's own lines go to ``$DTLAB_PIP_LOG`` when it is set (the setup script
+    keeps them in a file and shows its steps), and the log's last lines are shown if pip fails."""
     size = human(plan.size) if plan.size else "size unknown"
-    step(f"installing torch {plan.version} ({size} to download; pip's log follows)")
-    argv = [*PIP, "install", "--progress-bar", "on", *source.flags, f"torch=={plan.version}"]
-    return subprocess.run(argv).returncode
+    log_path = os.environ.get("DTLAB_PIP_LOG")
+    where = f"pip's log: {log_path}" if log_path else "pip's log follows"
+    step(f"installing torch {plan.version} ({size} to download; {where})")
+    argv = [
+        *PIP,
+        "install",
+        "--progress-bar",
+        "off" if log_path else "on",
+        *source.flags,
+        f"torch=={plan.version}",
+    ]
+    if not log_path:
+        return subprocess.run(argv).returncode
+    with open(log_path, "a", encoding="utf-8") as log:
+        code = subprocess.run(argv, stdout=log, stderr=subprocess.STDOUT).returncode
+    if code:
+        with open(log_path, encoding="utf-8", errors="replace") as log:
+            tail = log.readlines()[-30:]
+        print(f"dtlab setup: pip failed (exit {code}); the last lines of {log_path}:", file=sys.stderr)
+        print("".join(tail), end="", file=sys.stderr)
+    return code
 
 
 def verify(env=os.environ) -> int:

@@ -31,22 +31,28 @@ else
   "$PYTHON" -m venv .venv
 fi
 
-# pip's own lines are its progress; only location warnings and "already satisfied" lines are dropped.
+# pip's own lines go to a log file; the steps are shown, and the log's tail if pip fails.
+export DTLAB_PIP_LOG="$PWD/.venv/setup-pip.log"
+: >"$DTLAB_PIP_LOG"
 pip_log() {
   local status
   set +e
-  "$@" 2>&1 | grep --line-buffered -v -e "WARNING: Location" -e "^Requirement already satisfied"
-  status=${PIPESTATUS[0]}
+  "$@" >>"$DTLAB_PIP_LOG" 2>&1
+  status=$?
   set -e
+  if [ "$status" -ne 0 ]; then
+    echo "dtlab setup: pip failed (exit $status); the last lines of $DTLAB_PIP_LOG:" >&2
+    tail -n 30 "$DTLAB_PIP_LOG" >&2
+  fi
   return "$status"
 }
 
 # 2. torch: resolved by a dry run first; a CUDA build is installed only with DTLAB_ALLOW_CUDA_TORCH=1.
-pip_log .venv/bin/python scripts/install_torch.py install
+.venv/bin/python scripts/install_torch.py install
 
 # 3. The kit, in place. DTLAB_EXTRAS adds optional extras: dask (dtlab grade --executor dask),
 # nbgrader (dtlab nbgrader).
-step "installing dtlab in place with extras [${DTLAB_EXTRAS:-dev}] (pip's log follows)"
+step "installing dtlab in place with extras [${DTLAB_EXTRAS:-dev}] (pip's log: .venv/setup-pip.log)"
 pip_log .venv/bin/python -m pip install --disable-pip-version-check -e ".[${DTLAB_EXTRAS:-dev}]"
 # Megatron-Core, for the kit's own test that chapter 11's rank grid is its RankGenerator's: without
 # its dependencies (its rank groups need only torch), and only where the kit's tests run.

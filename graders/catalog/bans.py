@@ -242,3 +242,8 @@ NATIVE_COLLECTIVE_OBJECTS: dict[str, str] = {
 
 P2P_ONLY = COLLECTIVES  # chapter 2 builds the collectives from send/recv
 ZERO_BANNED = TORCH_ZERO | TORCH_DDP | TORCH_FSDP  # chapter 5 builds the ZeRO family
+
+#: the static scan's memory findings that a counted Python heap makes needless: the exercise's
+#: ledger counts the Python numbers graded code keeps (:mod:`graders.training.python_heap`), so
+#: ``.item()`` and ``.tolist()`` are fine where they keep nothing
+PYTHON_HEAP_COUNTED = frozenset({"item", "tolist"})

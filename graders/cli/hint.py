@@ -101,14 +101,13 @@ def run(args: argparse.Namespace) -> int:
         print(_fill(texts[level - 1], "  ", "  "))
     state["seen"][exercise_id] = max(seen, shown[-1])
     _save(state, lang)
-    if not args.all:
-        following = min(state["seen"][exercise_id] + 1, levels)
-        done = state["seen"][exercise_id] >= levels
-        print(
-            _say("last", lang, command=command)
-            if done
-            else _say("next", lang, command=command, level=following, levels=levels)
-        )
+    if not args.all:  # what follows the level just shown, whatever was seen before
+        level = shown[-1]
+        if level >= levels:
+            print(_say("last", lang, command=command))
+        else:
+            again = command if args.level is None else f"{command} --level {level + 1}"
+            print(_say("next", lang, command=again, level=level + 1, levels=levels))
     return 0
 
 

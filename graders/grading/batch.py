@@ -273,12 +273,32 @@ def summary(outcome: BatchOutcome, chapter: str) -> str:
     return "\n".join(lines)
 
 
+def _stacked(name: str, width: int) -> list[str]:
+    """``name`` on lines of at most ``width`` characters, broken after its underscores (a part
+    longer than ``width`` keeps a line of its own)."""
+    lines: list[str] = []
+    for part in name.replace("_", "_\0").split("\0"):
+        if lines and len(lines[-1]) + len(part) <= width:
+            lines[-1] += part
+        else:
+            lines.append(part)
+    return lines
+
+
 def render_gradebook(results: list[StudentResult], chapter: str) -> str:
     exercises = catalog.CHAPTERS[chapter].exercises
     names = [e.id.split(".", 1)[1] for e in exercises]
-    width = max(len(r.student_id) for r in results) + 2 if results else 10
-    header = f"{'student':<{width}}" + "".join(f"{n[:10]:>11}" for n in names) + f"{'total':>9}"
-    lines = [header, "-" * len(header)]
+    width = max([len(r.student_id) for r in results] + [len("student")]) + 2
+    stacked = [_stacked(name, 10) for name in names]  # whole names, broken after underscores
+    height = max(len(cell) for cell in stacked)
+    header = []
+    for row in range(height):
+        cells = "".join(
+            f"{(cell[row - height + len(cell)] if row >= height - len(cell) else ''):>11}" for cell in stacked
+        )
+        first, last = ("student", "total") if row == height - 1 else ("", "")
+        header.append(f"{first:<{width}}{cells}{last:>9}")
+    lines = [*header, "-" * len(header[-1])]
     for result in results:
         by_id = {row.exercise: row for row in result.book.rows()}
         cells = "".join(

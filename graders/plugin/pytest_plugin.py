@@ -36,6 +36,7 @@ _FORK_SERVER = pytest.StashKey[object]()
 _PNGS = pytest.StashKey[list]()
 _LENT = pytest.StashKey[bool]()
 _BATTERY = pytest.StashKey[dict]()  # chapter -> the diagnostic battery's tests (--dtlab-diagnose)
+_NARROWED = pytest.StashKey[bool]()  # graded tests were left out of this run
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -182,6 +183,14 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         shutil.rmtree(server.base_dir, ignore_errors=True)
 
 
+@pytest.hookimpl(trylast=True)
+def pytest_deselected(items: list[pytest.Item]) -> None:
+    """Graded tests left out of this run (``--lf``, ``-k``, ``--dtlab-exercise``): the table then
+    says that it covers only what ran."""
+    if any(item.get_closest_marker(MARKER) is not None for item in items):
+        items[0].config.stash[_NARROWED] = True
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     from graders.plugin import profiles
 
@@ -199,6 +208,15 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if marker is not None and hasattr(item, "obj"):
             exercise_id, part = marker.args
             profiles.pin_seed(item.obj, f"{exercise_id}:{part}:{getattr(item, 'originalname', item.name)}")
+
+
+def _narrowed(config: pytest.Config) -> bool:
+    """Graded tests were deselected, or ``--lf`` reran only earlier failures (it may skip whole
+    files, which deselects nothing)."""
+    if config.stash.get(_NARROWED, False):
+        return True
+    cache = getattr(config, "cache", None)
+    return bool(config.getoption("lf", False) and cache is not None and cache.get("cache/lastfailed", {}))
 
 
 def gradebook_of(config: pytest.Config) -> Gradebook:
@@ -369,6 +387,8 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config)
     if table:
         terminalreporter.section(f"dtlab · {book.impl} · profile {book.profile}")
         terminalreporter.write_line(table)
+    if table and _narrowed(config):
+        terminalreporter.write_line(t("rerun only", lang_option(config)))
     if getattr(harness, "set_aside_in_run", 0):
         terminalreporter.write_line(
             t("set aside", lang_option(config)).format(count=harness.set_aside_in_run)

@@ -155,11 +155,10 @@ def render(lines: list[ChapterLine], lang: str = "en") -> str:
         out.append(f"{t('graded now', lang)}: {', '.join(now)}")
     if kept:
         out.append(f"{t('unchanged', lang)}: {', '.join(kept)}")
-    todo = [
-        line.chapter
-        for line in lines
-        if line.record is not None and not complete(counts(line.chapter, line.record))
-    ]
+    graded = [(line.chapter, counts(line.chapter, line.record)) for line in lines if line.record is not None]
+    # a chapter with a failing exercise is the work in hand; then the first one not finished
+    failing = [chapter for chapter, c in graded if c.failed]
+    todo = failing or [chapter for chapter, c in graded if not complete(c)]
     if todo:
         out.append(f"{t('next', lang)}: dtlab check {todo[0]}")
     return "\n".join(out)

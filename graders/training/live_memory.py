@@ -15,8 +15,9 @@ What is counted:
 * each storage once, at its full size (a view keeps its whole buffer alive);
 * only storages made inside the ledger: what the kit builds inside :meth:`LiveLedger.paused`
   (snapshots, reference copies) is not the student's;
-* not memory outside torch storages (numpy arrays, Python lists): the memory-graded
-  exercises ban those doors (``catalog.MEMORY_DOORS``).
+* not memory outside torch storages: the memory-graded exercises ban numpy, files and threads
+  (``catalog.MEMORY_DOORS``), and a graded ledger counts the Python objects graded code keeps
+  with :class:`graders.training.python_heap.PythonHeap`.
 
 A phase is named by the kit (:meth:`LiveLedger.enter`); its peak is the most bytes alive at
 any operator while it was current, over every step, with where that happened.
@@ -34,6 +35,8 @@ from dataclasses import dataclass
 
 import torch
 from torch.utils._python_dispatch import TorchDispatchMode, _disable_current_modes
+
+from graders.training.python_heap import PythonHeap, register
 
 _Tensor = torch.Tensor
 
@@ -67,7 +70,10 @@ class LiveLedger(TorchDispatchMode):
     def _should_skip_dynamo(cls) -> bool:
         return False  # nothing is compiled here: spare every operator torch's dynamo wrapper
 
-    def __init__(self, site_root: str = "") -> None:
+    def __init__(self, site_root: str = "", *, python_heap: str | tuple[str, ...] | None = None) -> None:
+        """``site_root``: the graded code's folder (a graded ledger); ``python_heap``: the window
+        in which the Python data graded code keeps is counted too (``"steady"``, or the phases:
+        see :class:`~graders.training.python_heap.PythonHeap`), or None."""
         super().__init__()
         self.site_root = site_root
         self.total = 0
@@ -88,6 +94,10 @@ class LiveLedger(TorchDispatchMode):
         #: the largest single storage born in each phase, and where
         self.largest: dict[str, Peak] = {}
         self.after_op = None  # called after every operator (the plain measurement's probe)
+        #: the Python objects graded code keeps (a graded ledger only: one with a ``site_root``)
+        self.heap = PythonHeap(site_root, python_heap) if site_root and python_heap else None
+        if self.heap is not None:
+            register(self.heap)
         #: bytes alive of the storages collectives gathered into (all-gather outputs), and peaks
         self.gathered = 0
         self.gathered_peaks: dict[str, Peak] = {}
@@ -206,17 +216,26 @@ class LiveLedger(TorchDispatchMode):
         self._patches = contextlib.ExitStack()
         self._patches.enter_context(class_attribute(torch.UntypedStorage, "resize_", resize_))
         self._patches.enter_context(class_attribute(torch.UntypedStorage, "__new__", made_by_hand))
+        if self.heap is not None:
+            self.heap.entering(self.phase, self.step)
         return super().__enter__()
 
     def __exit__(self, *exc):
         self._patches.close()
+        if self.heap is not None:
+            self.heap.phase_ended(self.phase, self.step)
+            self.heap.stop()
         return super().__exit__(*exc)
 
     # -- phases ------------------------------------------------------------------------------
     def enter(self, phase: str, *, step: int | None = None) -> None:
+        if self.heap is not None:
+            self.heap.phase_ended(self.phase, self.step)
         self.phase = phase
         if step is not None:
             self.step = step
+        if self.heap is not None:
+            self.heap.entering(phase, self.step)
         self._peak = self.peaks.setdefault(phase, Peak())
         self._sample("start of " + phase)
 

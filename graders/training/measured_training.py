@@ -160,7 +160,7 @@ class MeasuredTraining:
         self.ctx = ctx
         self.model = model
         self.plain = plain_training_peaks(plain_model, batch)
-        self.ledger = LiveLedger(ctx.location.chapter_dir)
+        self.ledger = LiveLedger(ctx.location.chapter_dir, python_heap="steady")
         self.ledger.track([*model.parameters(), *model.buffers()])
         self.phases = TrainingPhases(self.ledger, model_tensors=self._model_tensors)
         self._wire = {"bytes": 0, "where": ""}  # the most asynchronous collectives held in a backward

@@ -22,6 +22,7 @@ from graders.catalog import DOORS
 from graders.comm.trace import Traces, parse
 from graders.errors import (
     BannedCall,
+    GradingFailure,
     NotStarted,
     RankCrash,
     RankErrorWithStuckPeers,
@@ -287,6 +288,7 @@ class WorldPool:
             raise NotStarted(spec.exercise, _todo_detail(todo[0]))
         _raise_for_banned(traces, spec, example)
         _raise_for_errors(replies, spec, example)
+        _raise_for_python_kept(replies, spec, example)
         return RunResult(
             values=[r.get("value") for r in replies],
             traces=traces,
@@ -345,6 +347,29 @@ def _raise_for_errors(replies: list[dict], spec: TaskSpec, example: str = "") ->
         return "\n".join([in_lang(line, lang) for line in lines] + [in_lang(what, lang)]).rstrip()
 
     raise StudentError(each_lang(text), hint, example=example, rank=ranks, subject=spec.exercise)
+
+
+def _raise_for_python_kept(replies: list[dict], spec: TaskSpec, example: str = "") -> None:
+    """Graded code kept data as Python objects, where the live ledger does not count it (see
+    :mod:`graders.training.python_heap`): the memory promise is broken on those ranks."""
+    kept = [(rank, r["python_kept"]) for rank, r in enumerate(replies) if r.get("python_kept")]
+    if not kept:
+        return
+    from graders.training.python_heap import KEEP_LIMIT
+
+    ranks = ", ".join(str(rank) for rank, _ in kept)
+    most = max((found for _, found in kept), key=lambda found: found["bytes"])
+    said = say(
+        "memory:python kept",
+        ranks=ranks,
+        bytes=f"{most['bytes']:,}",
+        phase=most["phase"],
+        step=most["step"] + 1,
+        where=most["where"] or "?",
+        limit=f"{KEEP_LIMIT:,}",
+    )
+    hint = say("memory:python kept:hint")
+    raise GradingFailure(said, hint, example=example, rank=ranks, subject=spec.exercise)
 
 
 def _graded_root(location: tuple) -> str:

@@ -184,6 +184,11 @@ class TaskServer:
         finally:
             sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
             self.recorder.end()
+        from graders.training import python_heap
+
+        kept = python_heap.take_finding()
+        if kept and "value" in reply:
+            reply["python_kept"] = kept
         reply["trace"] = [list(e) for e in self.recorder.take()]
         reply["stdout"] = self.stdout.take() + self.stderr.take()
         tampered = self.state_guard.restore()

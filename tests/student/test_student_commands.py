@@ -330,3 +330,17 @@ def test_a_stub_is_one_line_per_exercise():
         "still raises its TODO: implement it in the stub file"
     )
     assert "✗" not in text
+
+
+def test_next_points_at_the_chapter_with_a_failure_before_one_not_started(tmp_path, monkeypatch):
+    """ch1 untouched and ch2 with one failing exercise: the work in hand is ch2."""
+    from graders import catalog
+    from graders.plugin.results import NOT_STARTED
+
+    ch1 = {e.id: NOT_STARTED for e in catalog.CHAPTERS["ch1"].exercises}
+    canned = {"ch1": _canned(ch1), "ch2": _canned({"ch2.broadcast": FAILED})}
+    monkeypatch.setattr(runner, "grade", lambda impl, chapter, **o: canned[chapter](impl, chapter, **o))
+    lines = progress.progress(
+        Impl.resolve("exercises"), ["ch1", "ch2"], state_path=tmp_path / "p.json", log=io.StringIO()
+    )
+    assert progress.render(lines).splitlines()[-1] == "next: dtlab check ch2"

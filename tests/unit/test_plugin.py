@@ -79,3 +79,11 @@ def test_a_test_that_runs_its_own_task_is_marked():
 def test_an_unknown_part_is_refused():
     with pytest.raises(KeyError, match="has no part 'speed'"):
         exercise("ch2.reduce", part="speed")
+
+
+def test_a_narrowed_run_says_its_table_covers_only_what_ran(kit_root):
+    """``-k`` (as ``--lf`` does) leaves graded tests out: the table says so."""
+    narrowed = _pytest("exercises/ch7", "--impl", "solutions", "-k", "bubble", cwd=kit_root)
+    assert narrowed.returncode == 0, narrowed.stdout + narrowed.stderr
+    assert "this table covers only the tests this run chose" in narrowed.stdout
+    assert "ch7.bubble_fraction" in narrowed.stdout

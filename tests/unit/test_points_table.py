@@ -91,3 +91,24 @@ def test_a_banned_call_costs_every_part_of_its_exercise():
     scanned = Gradebook()
     scanned.record("ch2.reduce", "result", FAILED, Failure.of("integrity", "goes around the guard"))
     assert [p.status for p in scanned.rows()[0].parts] == [FAILED, FAILED]  # tree never ran
+
+
+def test_the_class_gradebook_shows_every_exercise_name_whole():
+    """Long exercise names are broken after underscores over stacked header lines, never cut."""
+    from types import SimpleNamespace
+
+    from graders import catalog
+    from graders.grading.batch import render_gradebook
+
+    exercises = catalog.CHAPTERS["ch6"].exercises
+    book = SimpleNamespace(rows=lambda: [], total=(0, catalog.CHAPTERS["ch6"].points))
+    table = render_gradebook([SimpleNamespace(student_id="an", book=book)], "ch6")
+    header = table.split("\n-")[0].splitlines()
+    first = len("student") + 2  # the student column
+    names = [
+        "".join(line[first + 11 * i : first + 11 * (i + 1)].strip() for line in header)
+        for i in range(len(exercises))
+    ]
+    assert names == [e.id.split(".", 1)[1] for e in exercises]
+    assert header[-1].startswith("student") and header[-1].endswith("total")
+    assert table.splitlines()[-1].startswith("an")

@@ -144,3 +144,19 @@ def test_a_corrupt_state_file_is_replaced(state, capsys, content):
     code, out, err = _hint(capsys, "ch2", "ring_shift")
     assert code == 0 and "hint 1 of" in out and "could not be read" in err
     assert json.loads(state.read_text()) == {"seen": {"ch2.ring_shift": 1}}
+
+
+def test_an_earlier_level_asked_for_says_what_follows_it(state, capsys):
+    """After the last level, ``--level 1`` is not "the last hint": the footer follows the level
+    shown (in both languages)."""
+    levels = len(hints.hints("ch2.ring_all_reduce"))
+    for _ in range(levels):
+        _hint(capsys, "ch2", "ring_all_reduce")
+    for lang, last in (("en", "last hint"), ("vi", None)):
+        code, out, _ = _hint(capsys, "ch2", "ring_all_reduce", "--level", "1", "--lang", lang)
+        assert code == 0
+        assert "--level 2" in out
+        if last:
+            assert last not in out and "hint 2 of" in out
+    code, out, _ = _hint(capsys, "ch2", "ring_all_reduce", "--level", str(levels))
+    assert "last hint" in out

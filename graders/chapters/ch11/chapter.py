@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from graders.catalog.bans import (
     MEGATRON,
+    PYTHON_HEAP_COUNTED,
     TORCH_DDP,
     TORCH_FSDP,
     TORCH_PIPELINING,
@@ -64,7 +65,7 @@ CHAPTER = Chapter(
             ),
             banned=TORCH_DDP | TORCH_ZERO | TORCH_FSDP | TORCH_PIPELINING | TORCH_TENSOR_PARALLEL | MEGATRON,
             measured_memory=True,
-            scan_allows=frozenset({"item"}),  # the loss is returned as a float
+            scan_allows=PYTHON_HEAP_COUNTED,
         ),
     ),
     builds_on=("ch5", "ch6", "ch7"),

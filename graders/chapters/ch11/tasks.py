@@ -147,7 +147,7 @@ def trainer_3d(ctx, case):
 def trainer_3d_measured(ctx, case):
     """As :func:`trainer_3d`, under the live ledger entered before the import: what the rank kept
     alive between steps (the least over the steps after the first) and the peak of the run."""
-    return _train_3d(ctx, case, ledger=LiveLedger(ctx.location.graded_root))
+    return _train_3d(ctx, case, ledger=LiveLedger(ctx.location.graded_root, python_heap="steady"))
 
 
 def _same_bits(a: torch.Tensor, b: torch.Tensor) -> bool:

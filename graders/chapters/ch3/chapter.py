@@ -3,7 +3,7 @@ not call, and the parts that hidden graders grade too (read through :mod:`grader
 
 from __future__ import annotations
 
-from graders.catalog.bans import TORCH_OPTIMIZERS
+from graders.catalog.bans import PYTHON_HEAP_COUNTED, TORCH_OPTIMIZERS
 from graders.catalog.entries import Chapter, exercises_of
 
 CHAPTER = Chapter(
@@ -22,7 +22,7 @@ CHAPTER = Chapter(
             banned=TORCH_OPTIMIZERS,
             measured_memory=True,
             multi_rank=False,
-            scan_allows=frozenset({"item"}),
+            scan_allows=PYTHON_HEAP_COUNTED,
         ),
         *exercises_of(
             "ch3",

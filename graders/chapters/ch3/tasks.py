@@ -96,7 +96,7 @@ def _optimizer_task(ctx, case) -> dict:
     expected = None
     if case.optimizer in TORCH:
         expected, _, _ = _stepped(case, lambda groups: TORCH[case.optimizer](groups, **hyper), LiveLedger())
-    ledger = LiveLedger(ctx.location.chapter_dir)
+    ledger = LiveLedger(ctx.location.chapter_dir, python_heap="steady")
     with ledger:
         ledger.enter("construct")  # from the import on: what the module makes for itself counts too
         with ctx.student_code() as student:

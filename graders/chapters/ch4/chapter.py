@@ -3,7 +3,7 @@ not call, and the parts that hidden graders grade too (read through :mod:`grader
 
 from __future__ import annotations
 
-from graders.catalog.bans import COLLECTIVES, TORCH_DDP, TORCH_FSDP
+from graders.catalog.bans import COLLECTIVES, PYTHON_HEAP_COUNTED, TORCH_DDP, TORCH_FSDP
 from graders.catalog.entries import Chapter, exercises_of
 
 CHAPTER = Chapter(
@@ -44,6 +44,7 @@ CHAPTER = Chapter(
             ),
             banned=TORCH_DDP | TORCH_FSDP,
             measured_memory=True,
+            scan_allows=PYTHON_HEAP_COUNTED,
         ),
     ),
 )

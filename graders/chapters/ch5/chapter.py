@@ -3,7 +3,7 @@ not call, and the parts that hidden graders grade too (read through :mod:`grader
 
 from __future__ import annotations
 
-from graders.catalog.bans import ZERO_BANNED
+from graders.catalog.bans import PYTHON_HEAP_COUNTED, ZERO_BANNED
 from graders.catalog.entries import Chapter, exercises_of
 
 CHAPTER = Chapter(
@@ -34,6 +34,7 @@ CHAPTER = Chapter(
             ),
             banned=ZERO_BANNED,
             measured_memory=True,
+            scan_allows=PYTHON_HEAP_COUNTED,
         ),
         *exercises_of(
             "ch5",
@@ -58,6 +59,7 @@ CHAPTER = Chapter(
             ),
             banned=ZERO_BANNED,
             measured_memory=True,
+            scan_allows=PYTHON_HEAP_COUNTED,
         ),
         *exercises_of(
             "ch5",

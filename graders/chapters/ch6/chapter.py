@@ -3,7 +3,7 @@ not call, and the parts that hidden graders grade too (read through :mod:`grader
 
 from __future__ import annotations
 
-from graders.catalog.bans import AUTOGRAD_CALLS, TORCH_TENSOR_PARALLEL
+from graders.catalog.bans import AUTOGRAD_CALLS, PYTHON_HEAP_COUNTED, TORCH_TENSOR_PARALLEL
 from graders.catalog.entries import Chapter, exercises_of
 
 #: the conjugate mappings, each graded forward and backward
@@ -78,6 +78,7 @@ CHAPTER = Chapter(
             ),
             banned=TORCH_TENSOR_PARALLEL,
             measured_memory=True,
+            scan_allows=PYTHON_HEAP_COUNTED,
         ),
         *exercises_of(
             "ch6",

@@ -3,7 +3,7 @@ not call, and the parts that hidden graders grade too (read through :mod:`grader
 
 from __future__ import annotations
 
-from graders.catalog.bans import AMP_SCALING, TORCH_CHECKPOINT
+from graders.catalog.bans import AMP_SCALING, PYTHON_HEAP_COUNTED, TORCH_CHECKPOINT
 from graders.catalog.entries import Chapter, exercises_of
 
 CHAPTER = Chapter(
@@ -47,6 +47,7 @@ CHAPTER = Chapter(
             ),
             measured_memory=True,
             multi_rank=False,
+            scan_allows=PYTHON_HEAP_COUNTED,
         ),
         *exercises_of(
             "ch8",
@@ -64,6 +65,7 @@ CHAPTER = Chapter(
             banned=TORCH_CHECKPOINT,
             measured_memory=True,
             multi_rank=False,
+            scan_allows=PYTHON_HEAP_COUNTED,
         ),
     ),
     hidden={

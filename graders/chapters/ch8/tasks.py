@@ -207,7 +207,7 @@ def checkpoint(ctx, case):
     x = case.x.clone().requires_grad_()
     torch.manual_seed(case.seed)
     saved, forward_flops, backward_flops = SavedBytes(), MatmulFlops(), MatmulFlops()
-    ledger = LiveLedger(ctx.location.chapter_dir)
+    ledger = LiveLedger(ctx.location.chapter_dir, python_heap=("forward",))
     with ledger, ctx.student_code() as student:
         ledger.enter("forward")
         with saved, forward_flops:

@@ -150,7 +150,7 @@ def markdown(result, chapter: str, lang: str = "en") -> str:
 _STYLE = (
     "body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem}"
     "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.2rem .6rem;text-align:left}"
-    "pre{background:#f6f6f6;padding:.6rem;overflow-x:auto}blockquote{color:#a40000}"
+    "pre{background:#f6f6f6;padding:.6rem;white-space:pre-wrap;overflow-wrap:anywhere}blockquote{color:#a40000}"
 )
 
 

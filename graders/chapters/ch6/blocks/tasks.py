@@ -102,7 +102,7 @@ def block_saved_bytes(ctx, case):
     state = models.state_of(reference)
     tensor_parallel = cases.build_block(**{**cases.fields(case), "sequence_parallel": False})
     sequence_parallel = cases.build_block(**{**cases.fields(case), "sequence_parallel": True})
-    ledger = LiveLedger(ctx.location.chapter_dir)
+    ledger = LiveLedger(ctx.location.chapter_dir, python_heap=("tp", "sp"))
     ctx.release_buffers()
     measured = {}
     with ledger, ctx.student_code() as student:
@@ -110,6 +110,7 @@ def block_saved_bytes(ctx, case):
         measured["plain"] = _measure_forward(ledger, "plain", lambda: reference(x_plain))
         for label, variant in (("tp", tensor_parallel), ("sp", sequence_parallel)):
             torch.manual_seed(case.seed)
+            ledger.enter("setup")  # building the block is not its forward
             block = build_block(student, variant, group, state, dropout=case.dropout)
             x, _ = block_local(variant, i)
             x.requires_grad_()

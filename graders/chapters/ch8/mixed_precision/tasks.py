@@ -42,15 +42,15 @@ def mse(output: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
 def mixed_precision_trainer(ctx, case):
     model = precision_model(case)
     scaler = precision_scaler(case)
-    ledger = LiveLedger(ctx.location.chapter_dir)
+    ledger = LiveLedger(ctx.location.chapter_dir, python_heap="steady")
     params, masters, losses, kept = [], [], [], []
     with ledger, ctx.student_code() as student:
         ledger.enter("setup")
         trainer = student.MixedPrecisionTrainer(
             model, torch.optim.AdamW, dtype=S.dtype_of(case.dtype), loss_scaler=scaler, **HPARAMS
         )
-        for x, y in case.batches:
-            ledger.enter("step")
+        for step, (x, y) in enumerate(case.batches):
+            ledger.enter("step", step=step)
             losses.append(plain(trainer.step(x.clone(), y.clone(), mse)))
             with ledger.paused():
                 kept.append(ledger.total)

@@ -32,7 +32,11 @@ def assert_ring_backward(run, case) -> None:
 
 
 def assert_zigzag_ring(run, case) -> None:
+    """The same attention over the zigzag layout, computed the way the exercise names: the ring's
+    messages between neighbours (an all-gather of K/V and an all-reduce of dK/dV give the same
+    values with no ring)."""
     assert_shards(run, case, hint=say("ch9:zigzag ring:hint"), backward_hint=say("ch9:zigzag ring:hint"))
+    _assert_ring_messages(run, case)
 
 
 def _hint(case):
@@ -56,6 +60,12 @@ def assert_ring_traffic(run, case) -> None:
     """The forward's values first (traffic is judged on a ring that computes attention), then
     every rank's messages in both directions."""
     assert_ring(run, case)
+    _assert_ring_messages(run, case)
+
+
+def _assert_ring_messages(run, case) -> None:
+    """Only point-to-point messages between ring neighbours, of the K/V (and dK/dV) bytes the
+    ring passes, in both directions (a zigzag rank's two chunks make one block of the same size)."""
     ranks = list(case.ranks)
     directions = {"forward_end": say("ch9:forward"), "backward_end": say("ch9:backward")}
     for label, (least, most, fewest, most_messages) in ring_bounds(case).items():
