@@ -11,10 +11,12 @@ Both blocks are pre-LayerNorm residual sublayers on activations shaped ``[s, b, 
   ``r·heads/t … (r+1)·heads/t``. ``q``, ``k`` and ``v`` are one column-parallel layer, so
   the block enters the TP region once; ``proj`` is row parallel.
 
-``state`` is the single-device block's ``state_dict()`` (the same on every rank): ``ln.weight``,
-``ln.bias`` and, for the MLP, ``fc1.weight``/``fc1.bias``/``fc2.weight``/``fc2.bias``; for
-attention ``q.weight``, ``q.bias``, ``k.*``, ``v.*``, ``proj.*``. Each block keeps the shards
-of its linear layers and a copy of the LayerNorm.
+``state`` is the single-device block's ``state_dict()``: ``ln.weight``, ``ln.bias`` and, for
+the MLP, ``fc1.weight``/``fc1.bias``/``fc2.weight``/``fc2.bias``; for attention ``q.weight``,
+``q.bias``, ``k.*``, ``v.*``, ``proj.*``. Every rank gets every key at its full shape, but in
+the split layers only this rank's shard is real (the other ranks' rows or columns are NaN); the
+LayerNorm and ``fc2``/``proj``'s bias are whole. Each block keeps the shards of its linear layers
+and a copy of the LayerNorm.
 
 Without sequence parallelism, ``x`` and the output are the whole ``[s, b, h]`` on every rank,
 and a block communicates one all-reduce forward and one backward. With

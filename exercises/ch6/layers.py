@@ -10,11 +10,14 @@
 * ``vocab_parallel_cross_entropy`` scores vocabulary-parallel logits without ever gathering
   them.
 
-``master_weight`` (and ``master_bias``) are the full tensors, the same on every rank; a layer
-keeps only this rank's shard, as ``self.weight`` (and ``self.bias``), ``nn.Parameter`` s in
-the master's dtype. ``t``, ``r`` and ``group`` mean what they mean in ``mappings.py``, whose
-operators the layers use. With ``sequence_parallel=True`` the activations outside the layer
-are split along the first (sequence) dimension, as in Megatron's ``[s, b, h]`` layout.
+``master_weight`` (and ``master_bias``) have the full tensors' shapes on every rank, but only
+this rank's shard is real: the other ranks' rows or columns are NaN (a row-parallel layer's bias,
+which every rank holds, is whole). A rank that computes with another rank's shard instead of
+receiving its result gets NaN. A layer keeps only this rank's shard, as ``self.weight`` (and
+``self.bias``), ``nn.Parameter`` s in the master's dtype. ``t``, ``r`` and ``group`` mean what
+they mean in ``mappings.py``, whose operators the layers use. With ``sequence_parallel=True``
+the activations outside the layer are split along the first (sequence) dimension, as in
+Megatron's ``[s, b, h]`` layout.
 """
 
 import torch

@@ -17,6 +17,7 @@ import torch.distributed as dist
 from graders.chapters.ch6 import graph
 from graders.training.autograd_watch import RecordedOps
 from graders.training.backward import backpropagate
+from graders.training.owned import only_own_chunk
 from graders.world.task import task
 from graders.world.values import plain
 
@@ -83,17 +84,23 @@ def linear_local(case, i: int) -> tuple[torch.Tensor, torch.Tensor]:
     return x.clone().contiguous(), g.clone().contiguous()
 
 
-def _build_linear(student, case, group):
+def _build_linear(student, case, group, i: int):
+    """The student's layer, handed master tensors whose only real part is group rank ``i``'s
+    shard (a column layer's output rows and bias, a row layer's input columns; its bias whole)."""
     flag = {"gather_output": case.gather_output} if case.kind == "column" else {}
     flag = flag or {"input_is_parallel": case.input_is_parallel}
     cls = student.ColumnParallelLinear if case.kind == "column" else student.RowParallelLinear
+    split = 0 if case.kind == "column" else 1
+    bias = None
+    if case.bias:
+        bias = only_own_chunk(case.bias_value, 0, i, case.n) if split == 0 else case.bias_value.clone()
     return cls(
         case.in_features,
         case.out_features,
         case.bias,
         group=group,
-        master_weight=case.weight.clone(),
-        master_bias=case.bias_value.clone() if case.bias else None,
+        master_weight=only_own_chunk(case.weight, split, i, case.n),
+        master_bias=bias,
         sequence_parallel=case.sequence_parallel,
         **flag,
     )
@@ -101,9 +108,10 @@ def _build_linear(student, case, group):
 
 def _run_linear(ctx, case, student, group, *, by_hand: bool = False) -> dict:
     """``by_hand``: also record how the row layer's gradients were made (``graph``)."""
-    x, g = linear_local(case, ctx.group_rank(case.group))
+    i = ctx.group_rank(case.group)
+    x, g = linear_local(case, i)
     x.requires_grad_()
-    layer = _build_linear(student, case, group)
+    layer = _build_linear(student, case, group, i)
     recorded = RecordedOps(ctx.graded_request) if by_hand else contextlib.nullcontext()
     with recorded:  # what autograd records of the layer's forward and backward, at the dispatcher
         y = layer(x)

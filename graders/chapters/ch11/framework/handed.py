@@ -6,8 +6,9 @@ computes what it should have received (the whole model, another stage's blocks, 
 neighbours' heads, another replica's columns) gets a wrong loss instead of a right one:
 
 * weights of other stages, and the rows or columns of this stage's tensor-parallel layers that
-  belong to the other ranks of its tp group, are NaN (the LayerNorms, a row-parallel layer's
-  bias and the embeddings and head of the rank's own stage stay whole);
+  belong to the other ranks of its tp group, are NaN (:mod:`graders.training.owned`; the
+  LayerNorms, a row-parallel layer's bias and the embeddings and head of the rank's own stage
+  stay whole);
 * token ids are real only on the first stage, in this rank's dp columns; targets only on the
   last stage, in its dp columns; every other id is ``POISONED_ID``, which no embedding or loss
   accepts.
@@ -19,24 +20,10 @@ import torch
 
 from graders.chapters.ch11.framework.cases import TrainCase
 from graders.chapters.ch11.framework.reference import coords
+from graders.training.owned import BLOCK_SPLITS, only_own_chunk
 
 #: a token id or target no vocabulary has: reading it raises, in the embedding and in the loss
 POISONED_ID = -1
-
-#: how a block's tensor-parallel entries are split over the tp group (single-device names):
-#: ``rows`` (column-parallel: output features) or ``columns`` (row-parallel: input features)
-TP_SPLITS = {
-    "attention.q.weight": "rows",
-    "attention.q.bias": "rows",
-    "attention.k.weight": "rows",
-    "attention.k.bias": "rows",
-    "attention.v.weight": "rows",
-    "attention.v.bias": "rows",
-    "attention.proj.weight": "columns",
-    "mlp.fc1.weight": "rows",
-    "mlp.fc1.bias": "rows",
-    "mlp.fc2.weight": "columns",
-}
 
 
 def _stage_of(case: TrainCase, name: str) -> int | None:
@@ -49,17 +36,6 @@ def _stage_of(case: TrainCase, name: str) -> int | None:
     return case.pp - 1
 
 
-def _own_slice(tensor: torch.Tensor, how: str, tp: int, tp_rank: int) -> torch.Tensor:
-    """``tensor`` with everything outside tp rank ``tp_rank``'s chunk set to NaN."""
-    poisoned = torch.full_like(tensor, float("nan"))
-    dim = 0 if how == "rows" else 1
-    size = tensor.shape[dim] // tp
-    keep = slice(tp_rank * size, (tp_rank + 1) * size)
-    index = (keep,) if dim == 0 else (slice(None), keep)
-    poisoned[index] = tensor[index]
-    return poisoned
-
-
 def state_for(case: TrainCase, rank: int, state: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
     """``state`` as ``rank`` is handed it: its own stage's entries (its tp chunk of the split ones)
     real, every other entry NaN. The keys, shapes and dtypes are the single-device state's."""
@@ -69,11 +45,11 @@ def state_for(case: TrainCase, rank: int, state: dict[str, torch.Tensor]) -> dic
         if _stage_of(case, name) != place["pp"]:
             handed[name] = torch.full_like(tensor, float("nan"))
             continue
-        how = TP_SPLITS.get(name.split(".", 2)[-1]) if name.startswith("blocks.") else None
-        if how is not None and case.tp > 1:
-            handed[name] = _own_slice(tensor, how, case.tp, place["tp"])
-        else:
+        dim = BLOCK_SPLITS.get(".".join(name.split(".")[-2:])) if name.startswith("blocks.") else None
+        if dim is None:
             handed[name] = tensor.detach().clone()
+        else:
+            handed[name] = only_own_chunk(tensor, dim, place["tp"], case.tp)
     return handed
 
 

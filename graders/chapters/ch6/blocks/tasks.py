@@ -17,6 +17,7 @@ from graders.chapters.ch6.tasks import grad_of
 from graders.training import gpt as models
 from graders.training.backward import backpropagate
 from graders.training.live_memory import LiveLedger
+from graders.training.owned import block_state_for
 from graders.training.saved_bytes import SavedBytes
 from graders.world.task import task
 from graders.world.values import plain
@@ -50,9 +51,10 @@ def _block(ctx, case):
     group = ctx.group(case.group)
     if not ctx.in_group(case.group):
         return None
-    x, g = block_local(case, ctx.group_rank(case.group))
+    i = ctx.group_rank(case.group)
+    x, g = block_local(case, i)
     x.requires_grad_()
-    state = models.state_of(case.single_device())
+    state = block_state_for(models.state_of(case.single_device()), i, case.n)  # its shards real
     with ctx.student_code() as student:
         block = build_block(student, case, group, state)
         y = block(x)

@@ -10,6 +10,7 @@ import torch
 from graders.chapters.ch6.tasks import grad_of
 from graders.training.backward import backpropagate
 from graders.training.live_memory import LiveLedger
+from graders.training.owned import only_own_chunk
 from graders.world.task import task
 from graders.world.values import plain
 
@@ -20,7 +21,8 @@ def vocab_parallel_embedding(ctx, case):
     if not ctx.in_group(case.group):
         return None
     with ctx.student_code() as student:
-        layer = student.VocabParallelEmbedding(case.vocab, case.dim, group, master_weight=case.table.clone())
+        mine = only_own_chunk(case.table, 0, ctx.group_rank(case.group), case.n)  # its rows real, others NaN
+        layer = student.VocabParallelEmbedding(case.vocab, case.dim, group, master_weight=mine)
         y = layer(case.ids.clone())
         ctx.mark("forward_end")
         skipped = backpropagate(y, case.grad)
