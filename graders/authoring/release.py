@@ -7,24 +7,30 @@ them are complete answers), the kit's own tests, benchmarks and CI.
 
 :func:`build` copies the kit's tracked files through :func:`included`, then
 :func:`find_leaks` proves that no line of any reference solution's answer (the code between
-``### BEGIN SOLUTION`` and ``### END SOLUTION``) appears anywhere in the result.
+``### BEGIN SOLUTION`` and ``### END SOLUTION``) appears anywhere in the result;
+:func:`publish` does both aside and moves the release into place only when nothing leaks.
 """
 
 from __future__ import annotations
 
 import shutil
 import subprocess
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from graders.authoring.stubs import solution_lines
 from graders.impl import KIT_ROOT
 
-#: Top-level entries a release starts from.
+#: Top-level entries a release starts from. Its README is the student's
+#: (:data:`STUDENT_README`); of the docs, the pages a student uses (the teacher's and the
+#: kit developers' pages hold commands that need what the release leaves out).
 INCLUDE = (
-    "README.md",
-    "docs",
-    "mkdocs.yml",
+    "docs/students.md",
+    "docs/how-it-works.md",
+    "docs/environment.md",
+    "docs/gpus.md",
+    "docs/vi/students.md",
     "pyproject.toml",
     ".gitignore",
     "graders",
@@ -80,6 +86,10 @@ def kit_files(kit_root: Path = KIT_ROOT) -> list[str]:
     )
 
 
+#: the release's README.md: set-up, the student's commands, in English and Vietnamese
+STUDENT_README = "graders/authoring/README.student.md"
+
+
 def build(out_dir: Path, kit_root: Path = KIT_ROOT) -> list[str]:
     """Write the release into ``out_dir`` (which must not exist or be empty); returns its files."""
     out_dir = Path(out_dir)
@@ -90,7 +100,8 @@ def build(out_dir: Path, kit_root: Path = KIT_ROOT) -> list[str]:
         target = out_dir / rel
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(kit_root / rel, target)
-    return files
+    shutil.copy2(kit_root / STUDENT_README, out_dir / "README.md")
+    return sorted({*files, "README.md"})
 
 
 MIN_IDENTIFYING = 28
@@ -138,3 +149,30 @@ def find_leaks(release_dir: Path, kit_root: Path = KIT_ROOT) -> list[Leak]:
             if line.strip() in secret:
                 leaks.append(Leak(path.relative_to(release_dir).as_posix(), number, line.strip()))
     return leaks
+
+
+@dataclass
+class Published:
+    files: list[str]
+    leaks: list[Leak]
+
+
+def publish(out_dir: Path, kit_root: Path = KIT_ROOT) -> Published:
+    """Build the release beside ``out_dir`` (a temporary folder on the same drive), prove it
+    gives no answer away, and only then move it into place: a refused release leaves nothing
+    behind, and ``out_dir`` (absent or empty) is untouched."""
+    out_dir = Path(out_dir).absolute()
+    if out_dir.exists() and (not out_dir.is_dir() or any(out_dir.iterdir())):
+        raise FileExistsError(f"{out_dir} is not empty")
+    out_dir.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}-building-", dir=out_dir.parent))
+    try:
+        files = build(staging / "release", kit_root)
+        leaks = find_leaks(staging / "release", kit_root)
+        if not leaks:
+            if out_dir.exists():
+                out_dir.rmdir()  # empty: checked above
+            (staging / "release").rename(out_dir)
+        return Published(files, leaks)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)

@@ -221,16 +221,16 @@ def _release(args: argparse.Namespace) -> int:
 
         shutil.rmtree(out)
     try:
-        files = release.build(out)
+        published = release.publish(out)
     except FileExistsError as exc:
         print(f"{exc}: choose an empty folder, or --force to replace it", file=sys.stderr)
         return 2
-    leaks = release.find_leaks(out)
-    if leaks:
-        print("the release would give answers away; nothing was published:", file=sys.stderr)
-        for leak in leaks[:20]:
+    if published.leaks:
+        print(f"the release would give answers away; nothing was written to {out}:", file=sys.stderr)
+        for leak in published.leaks[:20]:
             print(f"  {leak}", file=sys.stderr)
         return 1
+    files = published.files
     chapters = sorted({f.split("/")[1] for f in files if f.startswith("exercises/") and f.count("/") >= 2})
     print(f"student release in {out}: {len(files)} files, chapters {', '.join(chapters)}")
     print("left out: " + ", ".join(release.EXCLUDE) + "; no solution line appears in it")

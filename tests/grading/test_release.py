@@ -99,6 +99,54 @@ def test_pytest_runs_in_the_release_and_every_exercise_is_not_started(released, 
     assert "Traceback" not in run.stdout
 
 
+def _readme_commands(released) -> list[str]:
+    """The commands of the release README's ``bash`` blocks."""
+    text = (released / "README.md").read_text()
+    blocks = re.findall(r"```bash\n(.*?)```", text, flags=re.S)
+    return [line.strip() for block in blocks for line in block.splitlines() if line.strip()]
+
+
+def test_the_release_readme_is_the_students_and_its_commands_run_in_the_release(released):
+    """Set-up, then every command a student is told to run: they work in the release, with the
+    release's own graders (the kit's interpreter stands for the .venv the set-up makes)."""
+    readme = (released / "README.md").read_text()
+    assert "Tiếng Việt" in readme and "dtlab hint" in readme and "dtlab watch" in readme
+    for teacher_only in ("dtlab demo", "dtlab grade", "dtlab release", "scripts/test.sh", "solutions/"):
+        assert teacher_only not in readme, teacher_only
+    commands = _readme_commands(released)
+    assert commands[:2] == ["bash scripts/setup.sh", "source .venv/bin/activate"]
+    assert (released / "scripts" / "setup.sh").is_file()
+    env = _release_env(released)
+    for command in commands[2:]:
+        program, *args = command.split()
+        argv = [sys.executable, "-m", "pytest" if program == "pytest" else "graders", *args]
+        run = subprocess.run(argv, cwd=released, env=env, capture_output=True, text=True, timeout=300)
+        out = run.stdout + run.stderr
+        assert run.returncode in (0, 1), f"{command}: {out[-2000:]}"
+        assert "Traceback" not in out, f"{command}: {out[-2000:]}"
+        assert "not started" in out or "hint 1 of" in out, f"{command}: {out[-2000:]}"
+
+
+def test_a_refused_release_leaves_nothing_on_disk(tmp_path):
+    """A kit whose public file quotes its answer: nothing is published, no staging is left."""
+    kit = tmp_path / "kit"
+    answer = "return sum(value * weight for value, weight in zip(values, weights))"
+    (kit / "solutions" / "ch0").mkdir(parents=True)
+    (kit / "solutions" / "ch0" / "a.py").write_text(
+        f"def f(values, weights):\n    ### BEGIN SOLUTION\n    {answer}\n    ### END SOLUTION\n"
+    )
+    (kit / "exercises" / "ch0").mkdir(parents=True)
+    (kit / "exercises" / "ch0" / "a.py").write_text(f'"""A hint that says too much:\n\n    {answer}\n"""\n')
+    (kit / "graders" / "authoring").mkdir(parents=True)
+    (kit / "graders" / "authoring" / "README.student.md").write_text("# release\n")
+    out = tmp_path / "published" / "dtlab"
+    published = release.publish(out, kit_root=kit)
+    assert [leak.file for leak in published.leaks] == ["exercises/ch0/a.py"]
+    assert not out.exists() and list((tmp_path / "published").iterdir()) == []
+    (kit / "exercises" / "ch0" / "a.py").write_text("# TODO\n")
+    assert release.publish(out, kit_root=kit).leaks == [] and (out / "exercises" / "ch0" / "a.py").is_file()
+
+
 def test_a_release_is_never_written_over_an_existing_folder(tmp_path):
     (tmp_path / "keep.txt").write_text("mine")
     run = subprocess.run(
