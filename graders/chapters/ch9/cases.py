@@ -217,6 +217,13 @@ RING_EDGES = [
     build_sharded(4, None, 1, 1, 2, False, dtype="float64", seed=8),
     build_sharded(3, None, 2, 2, 2, True, seed=9),
 ]
+#: the ring's memory, on rings long enough that holding every block shows: 8 ranks (and a
+#: subgroup of 7), blocks wider than their scores (``dim`` ≫ ``seq_per_rank``)
+RING_MEMORY_CASES = [
+    build_sharded(8, None, 2, 1, 16, False, seed=13),
+    build_sharded(8, None, 2, 2, 8, True, seed=14),
+    build_sharded(8, (0, 1, 2, 3, 4, 5, 7), 3, 1, 16, True, dtype="float64", seed=15),
+]
 ZIGZAG_RING_EDGES = [
     build_sharded(2, None, 2, 1, 2, True, dtype="float64", seed=10, layout="zigzag"),
     build_sharded(4, (0, 1, 3), 4, 2, 3, True, seed=11, layout="zigzag"),

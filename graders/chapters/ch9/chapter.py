@@ -30,7 +30,7 @@ CHAPTER = Chapter(
             "ring_attention",
             (
                 "ring_attention",
-                {"result": 2, "backward": 2, "traffic": 1},
+                {"result": 2, "backward": 2, "traffic": 1, "memory": 1},
                 "Ring Attention: key/value blocks around the ring",
             ),
             banned=TORCH_TENSOR_PARALLEL,

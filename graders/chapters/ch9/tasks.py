@@ -73,6 +73,29 @@ def ring_attention(ctx, case):
     return _attention_on_shards(ctx, case, attend)
 
 
+@task("ch9.ring_attention")
+def ring_attention_memory(ctx, case):
+    """The ring's forward under the live ledger: the most bytes alive at once that it made (its
+    own q, k, v are the kit's), and where."""
+    group = ctx.group(case.group)
+    if not ctx.in_group(case.group):
+        return None
+    i = ctx.group_rank(case.group)
+    q, k, v = (t.clone() for t in case.qs[i])
+    ledger = LiveLedger(ctx.location.chapter_dir)
+    ctx.release_buffers()  # what gloo's threads hold of a finished message is cut loose in time
+    with ledger, ctx.student_code() as student:
+        ledger.enter("forward")
+        out = student.ring_attention(q, k, v, case.causal, group=group)
+        ledger.enter("after")
+    peak = ledger.peaks.get("forward")
+    return {
+        "output": plain(out),
+        "peak": peak.plain() if peak is not None else {"bytes": 0, "where": ""},
+        "skipped": "",  # forward only: no backward is asked for
+    }
+
+
 @task("ch9.zigzag_ring_attention")
 def zigzag_ring_attention(ctx, case):
     def attend(student, q, k, v, group):

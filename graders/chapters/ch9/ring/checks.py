@@ -91,6 +91,37 @@ def _assert_ring_messages(run, case) -> None:
                 fail_with_trace(run.traces, problem, case, say("ch9:ring traffic:hint"))
 
 
+def ring_memory_limit(case) -> int:
+    """The most bytes a ring's forward may have alive at once that it made: the block it attends
+    to, the one arriving and a copy of each on its way out (three K/V pairs), the running output,
+    a block's output and their log-sum-exps, and a few score-sized temporaries. A rank that keeps
+    every block it was passed holds ``P - 1`` pairs: on 8 ranks, seven."""
+    size = torch.empty((), dtype=case.whole[0].dtype).element_size()
+    block = case.seq_per_rank * case.heads * case.dim * size
+    scores = case.heads * case.seq_per_rank * case.seq_per_rank * max(size, 8)  # 8: a bool/long mask
+    rows = case.heads * case.seq_per_rank * size
+    return 6 * block + 3 * block + 6 * scores + 6 * rows + MEMORY_SLACK
+
+
+#: bytes of small tensors a ring may make besides (a step counter, a scalar scale)
+MEMORY_SLACK = 512
+
+
+def assert_ring_memory(run, case) -> None:
+    """Every rank's output first (memory is judged on a ring that computes attention), then the
+    most bytes its forward had alive at once."""
+    assert_shards(run, case, hint=_hint(case), backward_hint="", grads=False)
+    limit = ring_memory_limit(case)
+    size = torch.empty((), dtype=case.whole[0].dtype).element_size()
+    block = case.seq_per_rank * case.heads * case.dim * size
+    for rank in case.ranks:
+        peak = run[rank]["peak"]
+        if peak["bytes"] > limit:
+            said = {"rank": rank, "peak": peak["bytes"], "where": peak["where"], "limit": limit}
+            said |= {"block": block, "blocks": case.n}
+            fail(say("ch9:ring memory", **said), case, say("ch9:ring memory:hint"))
+
+
 # -- the zigzag layout -------------------------------------------------------------------------------
 
 
