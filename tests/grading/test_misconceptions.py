@@ -71,3 +71,28 @@ def test_records_agree_within_tolerance_only():
     assert not diagnosis.agree(a, {"failure": "hang"}) and diagnosis.agree(
         {"failure": "hang"}, {"failure": "hang"}
     )
+
+
+def test_the_batterys_cache_key_ignores_edited_stubs(tmp_path, monkeypatch):
+    """A teacher's working tree with an edited stub keeps the cached battery; a changed public
+    grader, solution or mutant does not."""
+    for folder in ("solutions/ch2", "exercises/ch2", "graders", "fixtures/mutants"):
+        (tmp_path / folder).mkdir(parents=True)
+    (tmp_path / "solutions" / "ch2" / "collectives.py").write_text("def f(): return 1\n")
+    (tmp_path / "exercises" / "ch2" / "collectives.py").write_text("def f(): raise NotImplementedError\n")
+    (tmp_path / "exercises" / "ch2" / "test_collectives.py").write_text("def test_f(): pass\n")
+    (tmp_path / "graders" / "__init__.py").write_text("")
+    (tmp_path / "fixtures" / "mutants" / "ch2.toml").write_text("")
+    monkeypatch.setattr(misconceptions, "KIT_ROOT", tmp_path)
+    before = misconceptions.kit_digest("ch2")
+    (tmp_path / "exercises" / "ch2" / "collectives.py").write_text("def f(): return 2  # my try\n")
+    assert misconceptions.kit_digest("ch2") == before
+    for changed in (
+        "exercises/ch2/test_collectives.py",
+        "solutions/ch2/collectives.py",
+        "fixtures/mutants/ch2.toml",
+    ):
+        path = tmp_path / changed
+        path.write_text(path.read_text() + "\n# changed\n")
+        assert misconceptions.kit_digest("ch2") != before, changed
+        before = misconceptions.kit_digest("ch2")

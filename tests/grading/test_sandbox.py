@@ -157,6 +157,24 @@ def test_remove_takes_the_folders_once_empty(tmp_path):
     assert not any(path.exists() for path in group.dirs.values())
 
 
+def test_remove_waits_out_a_member_that_is_still_being_torn_down(tmp_path, monkeypatch):
+    """The kernel refuses ``rmdir`` for a moment after the last process left (its memory is being
+    given back): the folder is tried again until it goes, not given up after a second."""
+    group = Cgroup.create("dtlab-1-bob", sandbox.Limits(), "v1", fake_hierarchy(tmp_path, "v1"))
+    refusals = {"left": 0}
+    busy_until = time.monotonic() + 1.5
+
+    def slow_teardown(path: Path) -> None:
+        if time.monotonic() < busy_until:
+            refusals["left"] += 1
+            raise OSError(errno.EBUSY, "busy", str(path))
+        shutil.rmtree(path)
+
+    monkeypatch.setattr(cgroup, "_remove_dir", slow_teardown)
+    group.remove(wait_s=5.0)
+    assert refusals["left"] > 0 and not any(path.exists() for path in group.dirs.values())
+
+
 def test_events_say_which_ceiling_was_reached(tmp_path):
     v2 = Cgroup.create("dtlab-1-a", sandbox.Limits(), "v2", fake_hierarchy(tmp_path / "2", "v2"))
     assert v2.events() == []

@@ -227,6 +227,9 @@ def linear_edges(kind: str) -> list[LinearCase]:
     return [
         build_linear(kind, 1, None, 3, 2, (2,), True, seed=1, dtype="float64", **{flag: True}),
         build_linear(kind, 3, (1, 2), 4, 6, (3, 2), False, seed=2, **{flag: False}),
+        # two ranks, the whole output (or input) on each: a rank that computes with its peer's
+        # shard of the master weight (NaN in its copy) shows here
+        build_linear(kind, 2, None, 4, 6, (3,), True, seed=4, **{flag: True}),
         build_linear(
             kind, 4, None, 8, 4, (4, 1), True, seed=3, dtype="float64", sequence_parallel=True, **{flag: True}
         ),

@@ -104,13 +104,22 @@ def _run_known(chapter: str, exercises: set[str], harness) -> dict:
 
 def kit_digest(chapter: str) -> str:
     """A digest of what the known batteries depend on: the chapter's solutions (and those it builds
-    on), its graders, its mutants and the kit's graders package."""
+    on), its public graders (``exercises/chN/test_*.py``, not the stubs beside them, which a
+    teacher's working tree may have edited), its mutants, the kit's graders package and the kit's
+    version."""
+    from importlib.metadata import PackageNotFoundError, version
+
     from graders.catalog import CHAPTERS
 
     digest = hashlib.sha256()
+    try:
+        digest.update(version("dtlab").encode() + b"\0")
+    except PackageNotFoundError:  # a copy of the kit that is not installed
+        pass
     folders = [KIT_ROOT / "solutions" / c for c in (*CHAPTERS[chapter].builds_on, chapter)]
-    folders += [KIT_ROOT / "exercises" / chapter, KIT_ROOT / "graders"]
+    folders.append(KIT_ROOT / "graders")
     files = [KIT_ROOT / "fixtures" / "mutants" / f"{chapter}.toml"]
+    files += sorted((KIT_ROOT / "exercises" / chapter).glob("test_*.py"))
     for folder in folders:
         files += sorted(p for p in folder.rglob("*.py") if "__pycache__" not in p.parts)
     for path in files:

@@ -151,17 +151,25 @@ class Cgroup:
         return hit
 
     def remove(self, wait_s: float = 5.0) -> None:
-        """Kill the members, then remove the folders (the kernel refuses while there are members)."""
+        """Kill the members, then remove the folders. The kernel refuses while a member is still
+        being torn down (a large process can take a second to give its memory back, after it
+        left ``cgroup.procs``), so each folder is tried until ``wait_s`` has passed, not a fixed
+        number of times: a normal finish leaves no empty cgroup behind."""
         self.kill(wait_s)
+        end = time.monotonic() + wait_s
         for path in self.dirs.values():
-            for _ in range(50):
+            pause = 0.01
+            while True:
                 try:
                     _remove_dir(path)
                     break
                 except FileNotFoundError:
                     break
                 except OSError:
-                    time.sleep(0.02)
+                    if time.monotonic() >= end:
+                        break  # left for the stale sweep (sandbox/stale.py) of the next run
+                    time.sleep(pause)
+                    pause = min(pause * 2, 0.2)
 
 
 def _counter(path: Path, key: str) -> int:
