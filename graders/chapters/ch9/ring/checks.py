@@ -43,10 +43,15 @@ def _hint(case):
     return say("ch9:causal ring:hint") if case.causal else say("ch9:ring:hint")
 
 
+def block_bytes(case) -> int:
+    """One rank's block of one of K or V, in bytes."""
+    return case.seq_per_rank * case.heads * case.dim * case.whole[0].element_size()
+
+
 def ring_bounds(case) -> dict[str, tuple[int, int, int, int]]:
     """Per phase: (fewest bytes, most bytes, fewest messages, most messages) each rank sends."""
     p = case.n
-    block = case.seq_per_rank * case.heads * case.dim * case.whole[0].element_size()
+    block = block_bytes(case)
     if p == 1:
         return {"forward_end": (0, 0, 0, 0), "backward_end": (0, 0, 0, 0)}
     kv = 2 * block * (p - 1)  # k and v, passed P-1 times
@@ -96,11 +101,10 @@ def ring_memory_limit(case) -> int:
     to, the one arriving and a copy of each on its way out (three K/V pairs), the running output,
     a block's output and their log-sum-exps, and a few score-sized temporaries. A rank that keeps
     every block it was passed holds ``P - 1`` pairs: on 8 ranks, seven."""
-    size = torch.empty((), dtype=case.whole[0].dtype).element_size()
-    block = case.seq_per_rank * case.heads * case.dim * size
+    size = case.whole[0].element_size()
     scores = case.heads * case.seq_per_rank * case.seq_per_rank * max(size, 8)  # 8: a bool/long mask
     rows = case.heads * case.seq_per_rank * size
-    return 6 * block + 3 * block + 6 * scores + 6 * rows + MEMORY_SLACK
+    return 9 * block_bytes(case) + 6 * scores + 6 * rows + MEMORY_SLACK
 
 
 #: bytes of small tensors a ring may make besides (a step counter, a scalar scale)
@@ -112,13 +116,11 @@ def assert_ring_memory(run, case) -> None:
     most bytes its forward had alive at once."""
     assert_shards(run, case, hint=_hint(case), backward_hint="", grads=False)
     limit = ring_memory_limit(case)
-    size = torch.empty((), dtype=case.whole[0].dtype).element_size()
-    block = case.seq_per_rank * case.heads * case.dim * size
     for rank in case.ranks:
         peak = run[rank]["peak"]
         if peak["bytes"] > limit:
             said = {"rank": rank, "peak": peak["bytes"], "where": peak["where"], "limit": limit}
-            said |= {"block": block, "blocks": case.n}
+            said |= {"block": block_bytes(case), "blocks": case.n}
             fail(say("ch9:ring memory", **said), case, say("ch9:ring memory:hint"))
 
 
