@@ -3,7 +3,8 @@
 Your ``Trainer3D`` trains a small GPT for 10 steps on every rank of a world of 4 or 8 processes,
 split tp × pp × dp, from your own chapter 5, 6 and 7 code: the loss curve of the last stage must be
 single-device training's; each step's messages and collectives must be the ones 3D parallelism
-needs (bounded both ways); and each rank must keep only its own share of the model alive.
+needs (bounded both ways); and each rank must keep only its own share of the model alive, and at
+its peak hold no more microbatches' activations than 1F1B does.
 """
 
 from hypothesis import given
@@ -39,6 +40,6 @@ def test_each_step_sends_what_3d_parallelism_needs(harness, impl, case):
 @exercise("ch11.trainer_3d", part="memory")
 @FEW
 @given(case=training_cases.train_cases(training_cases.FOUR_RANK_GRIDS))
-@smallest_first(*training_cases.TRAIN_EDGES)
-def test_each_rank_keeps_only_its_share(harness, impl, case):
+@smallest_first(*training_cases.MEMORY_EDGES)
+def test_each_rank_keeps_its_share_and_1f1b_peak(harness, impl, case):
     training_checks.assert_memory(harness.run(tasks.trainer_3d_measured, impl, case), case)

@@ -722,6 +722,8 @@ ROWS = [
         {part: "Target -1 is out of bounds" for part in ("result", "traffic", "memory")},
     ),
     # poisoned: a rank computing its tp neighbours' heads reads their NaN rows
+    # the schedule the contract names: GPipe holds every microbatch's activations at its peak
+    Verdict("ch11/gpipe_schedule", "ch11.trainer_3d", {"memory": "1F1B holds the activations"}),
     Verdict("ch11/tp_skipped", "ch11.trainer_3d", {"result": "the loss is NaN"}),
     # poisoned: a replica reading the whole global batch meets the other columns' -1 ids
     Verdict("ch11/dp_all_columns", "ch11.trainer_3d", {"result": "out of"}),

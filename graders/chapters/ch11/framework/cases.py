@@ -168,3 +168,13 @@ TRAIN_EDGES = [
     TrainCase(tp=2, pp=2, dp=1, layers=2, heads=2, microbatches=2),
     TrainCase(tp=2, pp=2, dp=2, layers=2, heads=2, microbatches=2, optimizer="adamw"),
 ]
+
+#: the memory part's first examples: long microbatches, whose activations outweigh the model, and
+#: four times as many of them as stages, so that GPipe holds 4-8× what 1F1B does on a stage; two
+#: steps, as what a rank keeps is read after the second
+MEMORY_EDGES = [
+    TrainCase(tp=1, pp=2, dp=2, layers=2, heads=2, microbatches=8, micro_batch=2, seq=16, steps=2),
+    TrainCase(
+        tp=2, pp=2, dp=1, layers=2, heads=2, microbatches=8, micro_batch=2, seq=16, steps=2, optimizer="adamw"
+    ),
+]

@@ -12,7 +12,9 @@
   ``optimizer_cls`` it is handed (counted by the kit) holds and steps a 1/dp share of its stage,
   and the shards of a dp group cover the stage.
 * **memory**: what a rank keeps alive between steps is at most its own stage's shard of the
-  model, its gradients, one flat copy of them, and a 1/dp share of the optimizer state.
+  model, its gradients, one flat copy of them, and a 1/dp share of the optimizer state; at its
+  peak, besides, the activations of the microbatches 1F1B holds on its stage (min(pp − stage, m),
+  where GPipe holds all m), one more in the making, and the first stage's inputs of the step.
 """
 
 from __future__ import annotations
@@ -266,9 +268,20 @@ def memory_limit(case, rank: int) -> int:
     return 4 * (3 * elements + (2 + STATE_PER_ELEMENT[case.optimizer]) * share) + MEMORY_SLACK
 
 
+def peak_limit(case, rank: int) -> int:
+    """:func:`memory_limit`, and the activations of the microbatches in flight under 1F1B plus the
+    one being computed (:func:`~reference.microbatch_saved_bytes` each), and on the first stage the
+    step's inputs made ahead (the embeddings' output of every microbatch)."""
+    tokens = case.seq * case.micro_batch
+    ahead = 4 * case.microbatches * tokens * case.hidden if training.coords(case, rank)["pp"] == 0 else 0
+    saved = (training.in_flight(case, rank) + 1) * training.microbatch_saved_bytes(case, rank)
+    return memory_limit(case, rank) + saved + ahead
+
+
 def assert_memory(run, case) -> None:
-    """At most :func:`memory_limit`, and at least the stage's own parameters: a rank that keeps
-    less holds them where the ledger cannot see (the kit's own tensors, changed in place)."""
+    """Between steps at most :func:`memory_limit`, and at least the stage's own parameters (a rank
+    that keeps less holds them where the ledger cannot see: the kit's own tensors, changed in
+    place); at the peak of the run at most :func:`peak_limit`."""
     for rank in case.ranks:
         kept, limit = run[rank]["kept"], memory_limit(case, rank)
         least = 4 * training.stage_elements(case, rank)
@@ -283,3 +296,15 @@ def assert_memory(run, case) -> None:
                 "elements": training.stage_elements(case, rank),
             }
             fail(say("ch11:memory kept", **said), case, say("ch11:memory kept:hint"))
+    for rank in case.ranks:
+        peak, limit = run[rank]["peak"], peak_limit(case, rank)
+        if peak > limit:
+            said = {
+                "rank": rank,
+                "peak": peak,
+                "limit": limit,
+                "stage": training.coords(case, rank)["pp"],
+                "in_flight": training.in_flight(case, rank),
+                "microbatches": case.microbatches,
+            }
+            fail(say("ch11:memory peak", **said), case, say("ch11:memory peak:hint"))

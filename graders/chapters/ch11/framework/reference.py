@@ -51,6 +51,37 @@ def activation_bytes(case: TrainCase) -> int:
     return case.seq * case.micro_batch * case.hidden * 4
 
 
+def in_flight(case: TrainCase, rank: int) -> int:
+    """The microbatches whose activations 1F1B holds at once on the rank's stage: min(pp - stage,
+    m) (GPipe holds all m)."""
+    return min(case.pp - coords(case, rank)["pp"], case.microbatches)
+
+
+#: elements one block saves for its backward, per token, generously (an honest block written
+#: another way may save more than the reference's, e.g. a LayerNorm by hand): hidden-sized
+#: tensors the tp ranks share whole (LayerNorm inputs and outputs, the residual stream)...
+SAVED_WHOLE_PER_TOKEN = 6
+#: ... hidden-sized tensors split over tp (q, k, v, the heads' output, the MLP's 4h twice) ...
+SAVED_SPLIT_PER_TOKEN = 16
+#: ... and score-sized tensors per local head (the scores, the softmax, its mask or dropout)
+SAVED_SCORES = 3
+
+
+def microbatch_saved_bytes(case: TrainCase, rank: int) -> int:
+    """What one microbatch's forward on the rank's stage may keep for its backward, in float32:
+    its blocks (see the constants above), the embeddings' output and input on the first stage,
+    the final LayerNorm and the logits with their softmax on the last."""
+    tokens, h, stage = case.seq * case.micro_batch, case.hidden, coords(case, rank)["pp"]
+    scores = case.micro_batch * (case.heads // case.tp) * case.seq * case.seq
+    block = SAVED_WHOLE_PER_TOKEN * tokens * h + SAVED_SPLIT_PER_TOKEN * tokens * h // case.tp
+    elements = case.layers // case.pp * (block + SAVED_SCORES * scores)
+    if stage == 0:
+        elements += 2 * tokens * h
+    if stage == case.pp - 1:
+        elements += 2 * tokens * h + 3 * tokens * case.vocab
+    return 4 * elements
+
+
 def grid_text(case: TrainCase) -> str:
     """The rank grid: one line per pipeline stage, the tp groups of each dp replica side by side."""
     lines = [f"rank grid (tp={case.tp} × dp={case.dp} × pp={case.pp}; tp innermost):"]
