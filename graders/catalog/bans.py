@@ -147,6 +147,7 @@ DOORS: dict[str, str] = {
     "ctypes": "calls native code",
     "graders.*": "imports the grading kit, whose references are the answers",
     "signal.signal": "installs a signal handler, which is handed the interrupted frame",
+    "signal": "sends a signal to another process: the grading processes, or the other ranks",
     "thread": "starts a thread, whose calls and memory would escape the graders",
     "side channel": "moves data behind the graders' back (a file written, a socket)",
     "dispatch": "steps out of the graders' dispatch modes",
@@ -204,6 +205,11 @@ PROCESS_GROUP_METHODS = frozenset(
 #: doors that are objects, refused like banned ones in every exercise: dotted name -> door
 DOOR_OBJECTS: dict[str, str] = {
     "signal.signal": "signal.signal",
+    # a signal through a process file descriptor (``os.kill`` and ``os.killpg`` are audited)
+    "os.pidfd_open": "signal",
+    "posix.pidfd_open": "signal",
+    "signal.pidfd_send_signal": "signal",
+    "_signal.pidfd_send_signal": "signal",
     "threading._start_new_thread": "thread",
     "torch.utils._python_dispatch._disable_current_modes": "dispatch",
     "torch.utils._python_dispatch._pop_mode": "dispatch",

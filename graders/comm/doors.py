@@ -13,7 +13,10 @@ the trace, with an integrity line; ``catalog.DOORS`` names them):
 * import the grading kit, by any route: ``import``, ``importlib``, ``builtins.__import__``, or
   executing one of its files loaded by hand;
 * in an exercise that runs on several ranks, move data behind the graders' back: write a file,
-  map one into memory, or open a socket.
+  map one into memory, or open a socket;
+* send a signal to any process but its own: the grading processes (its parent, pid 1), its
+  world's process group, every process (``-1``). The signal is never sent, and the report names
+  it and its target.
 """
 
 from __future__ import annotations
@@ -43,6 +46,10 @@ _ACTION_EVENTS = {
 }
 #: audited events that move data between ranks behind the graders' back
 _CHANNEL_EVENTS = {"socket.connect", "socket.bind", "socket.sendto", "socket.sendmsg"}
+#: audited events that send a signal: ``(pid, signal)``; ``os.killpg``'s target is a group
+_SIGNAL_EVENTS = {"os.kill", "os.killpg"}
+#: a refused signal's target, as the report names it (beside a pid > 1: a grading process)
+SIGNAL_EVERY, SIGNAL_GROUP = -1, 0
 _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_TRUNC
 
 
@@ -72,7 +79,8 @@ class Doors:
         finally:
             self._inside = False
         if graded:
-            self.recorder.bans.refuse(door, f"it {DOORS[door]}; {WHY_DOORS}")
+            detail = _signal_detail(event, args) if door == "signal" else ()
+            self.recorder.bans.refuse(door, f"it {DOORS[door]}; {WHY_DOORS}", detail=detail)
 
     def _door(self, event: str, args: tuple) -> tuple[str | None, bool]:
         """``(door, only when graded code receives it)`` for an audited event, or ``(None, _)``."""
@@ -84,6 +92,8 @@ class Doors:
             return "function.__code__", True  # the guard's swapped code holds its refusal
         if event in _ACTION_EVENTS:
             return _ACTION_EVENTS[event], False
+        if event in _SIGNAL_EVENTS and _signal_detail(event, args):
+            return "signal", False
         if event == "object.__setattr__" and len(args) > 1 and args[1] == "__code__":
             return "function.__code__", False
         if event.startswith("ctypes."):
@@ -128,6 +138,19 @@ class Doors:
 
     def _refuse_kit(self, name: str) -> None:
         self.recorder.bans.refuse("graders.*", f"it {DOORS['graders.*']} ({name})")
+
+
+def _signal_detail(event: str, args: tuple) -> tuple[int, ...]:
+    """``(signal, target)`` of an audited ``os.kill`` / ``os.killpg`` aimed at another process
+    (target: a pid, :data:`SIGNAL_EVERY` or :data:`SIGNAL_GROUP`); ``()`` for the process itself."""
+    if len(args) < 2 or not isinstance(args[0], int) or not isinstance(args[1], int):
+        return ()
+    target, number = args
+    if event == "os.kill" and target == os.getpid():
+        return ()
+    if event == "os.killpg" or target == 0 or target < -1:
+        return (number, SIGNAL_GROUP)
+    return (number, target)
 
 
 def _writes(args: tuple) -> bool:

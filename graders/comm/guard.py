@@ -118,12 +118,15 @@ class ObjectBans:
         """Whether graded code is behind the call running in ``frame`` (see :mod:`.callers`)."""
         return graded_request(frame, self.recorder.site_root, skip_files=(__file__, SWAPPED_FILE))
 
-    def refuse(self, dotted: str, why: str = "", *, site: str = "") -> None:
+    def refuse(self, dotted: str, why: str = "", *, site: str = "", detail: tuple[int, ...] = ()) -> None:
+        """Record the refusal in the trace (``detail``: numbers the report names, in the event's
+        ``nbytes`` and ``group``: a signal's number and target) and raise it in graded code."""
         if not why and dotted in DOORS:
             why = f"it {DOORS[dotted]}; {WHY_DOORS}"
         recorder = self.recorder
         site = site or recorder._student_site()
-        recorder.events.append(("banned:" + dotted, 0, -1, (), time.perf_counter_ns(), site))
+        number, target = (detail[0], detail[1:]) if detail else (0, ())
+        recorder.events.append(("banned:" + dotted, number, -1, target, time.perf_counter_ns(), site))
         raise BannedCallError(dotted, recorder.exercise, site, why)
 
     def ban(self, dotted: str, obj=None, *, label: str = "") -> None:

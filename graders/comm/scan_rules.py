@@ -149,7 +149,12 @@ _FRAME_PREFIXES = ("f_", "tb_", "gi_", "cr_", "ag_")
 #: pieces of the doors' names, and the calls that hide a name (``chr(95) * 2 + "closure"``)
 _DOOR_FRAGMENT = re.compile(r"frame|closure|globals|c10d|dispatch|wrapped|subclass|builtin|import|recorder")
 _SCRAMBLERS = {"chr", "join", "replace", "format", "decode", "encode", "reversed", "bytes", "fromhex"}
-_REVIEW_CALLS = {"_exit": "ends the process (os._exit)"}
+_REVIEW_CALLS = {
+    "_exit": "ends the process (os._exit)",
+    "kill": "sends a signal (os.kill)",
+    "killpg": "sends a signal to a process group (os.killpg)",
+    "pidfd_send_signal": "sends a signal (signal.pidfd_send_signal)",
+}
 #: ``signal.<name>()``: a handler is handed the interrupted frame, the grader's
 _SIGNAL_CALLS = {"signal", "setitimer", "alarm"}
 _TORCH_ROOTS = {"torch"}

@@ -70,7 +70,7 @@ def _spawn_world(ctrl: socket.socket, request: dict) -> None:
 def _become_rank(rank: int, conn_fd: int, request: dict) -> None:
     from graders.world.worker import Worker, WorkerArgs
 
-    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+    _default_signals()
     log_fd = os.open(
         os.path.join(request["dir"], f"log-{rank}"),
         os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_APPEND,
@@ -102,6 +102,7 @@ def _launch(ctrl: socket.socket, request: dict) -> None:
         try:
             ctrl.close()
             os.setpgid(0, 0)
+            _default_signals()
             log_fd = os.open(os.path.join(request["dir"], "agent.log"), os.O_WRONLY | os.O_CREAT, 0o644)
             redirect_output(log_fd)
             os.chdir(request["dir"])
@@ -118,9 +119,25 @@ def _launch(ctrl: socket.socket, request: dict) -> None:
     send_msg(ctrl, {"pid": pid, "pgid": pid})
 
 
+#: signals that would end the fork server: graded code cannot send them (``comm.doors``), and the
+#: server ignores them besides; its ranks take the defaults back (``_become_rank``)
+_ENDING_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT)
+
+
+def _default_signals() -> None:
+    """In a forked rank or agent: the signal dispositions the fork server changed, back to
+    Python's defaults (an ignored signal would stay ignored across ``exec`` too)."""
+    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+    for signum in _ENDING_SIGNALS:
+        signal.signal(signum, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
 def serve(ctrl_fd: int) -> None:
     from graders.world.preload import preload
 
+    for signum in _ENDING_SIGNALS:
+        signal.signal(signum, signal.SIG_IGN)
     become_subreaper()  # whatever the ranks' children leave orphaned is reaped here
     serve_requests(ctrl_fd, preload, _handle)
 

@@ -11,6 +11,11 @@ half a second at a time, for as long as it is still working:
   began is stuck in a loop: a quiet machine would have ended it by now;
 * no world waits past :data:`STRETCH` times its deadline.
 
+The same holds after a rank has failed: the others get a short grace to reply or to end (a rank
+that sees its peer gone raises at once), and the grace is stretched the same way, for the ranks
+still pending only, as long as one of them is still working (up to :data:`GRACE_STRETCH` graces).
+So which ranks a report names as crashed, raised or stuck does not depend on the load either.
+
 The processor times are the ranks' own, read from ``/proc``; where they cannot be read (ranks on
 other machines), the deadline is wall time as before.
 """
@@ -27,6 +32,8 @@ SAMPLE_S = 0.5
 PROGRESS_S = 0.02
 #: the longest a working world is waited for, in deadlines
 STRETCH = 8.0
+#: the longest the ranks still working after a failure are waited for, in graces
+GRACE_STRETCH = 8.0
 _TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
 
@@ -40,6 +47,15 @@ def cpu_seconds(pid: int) -> float | None:
         return None
 
 
+def _runnable(pid: int) -> bool:
+    """Whether ``pid`` is running or waiting for a processor (state ``R`` in ``/proc``)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as file:
+            return file.read().rsplit(b")", 1)[1].split()[0] == b"R"
+    except (OSError, IndexError):
+        return False
+
+
 class Patience:
     """The wait for one task: :meth:`sample` while waiting, :meth:`more` when the deadline passed."""
 
@@ -51,6 +67,7 @@ class Patience:
         self.first: dict[int, float] | None = None
         self.last: dict[int, float] = {}
         self.recent = 0.0
+        self.recent_by_pid: dict[int, float] = {}
 
     def _read(self) -> dict[int, float]:
         found = {}
@@ -72,8 +89,14 @@ class Patience:
         current = self._read()
         if self.first is None:
             self.first = current
-        self.recent = max((current[p] - self.last.get(p, current[p]) for p in current), default=0.0)
+        self.recent_by_pid = {p: current[p] - self.last.get(p, current[p]) for p in current}
+        self.recent = max(self.recent_by_pid.values(), default=0.0)
         self.last, self.sampled_at = current, now
+
+    def still_working(self, pids: list[int]) -> bool:
+        """Whether one of ``pids`` used the processor in the last sample (or waits for it now)."""
+        self.sample()
+        return any(self.recent_by_pid.get(p, 0.0) >= PROGRESS_S or _runnable(p) for p in pids)
 
     def more(self) -> bool:
         """The deadline passed: whether the world is still working within its budget."""

@@ -13,12 +13,14 @@ import atexit
 import functools
 import hashlib
 import shutil
+import signal
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from graders import config
 from graders.catalog import DOORS
+from graders.comm.doors import SIGNAL_EVERY, SIGNAL_GROUP
 from graders.comm.trace import Traces, parse
 from graders.errors import (
     BannedCall,
@@ -311,7 +313,10 @@ def _raise_for_banned(traces: Traces, spec: TaskSpec, example: str = "") -> None
     rank, event = hits[0]
     name = event.op.split(":", 1)[1]
     where = say("at site", site=event.site) if event.site else ""
-    if name in DOORS:
+    if name == "signal" and event.group:
+        said, hint = _signal_refused(rank, event, spec, where), say("banned:signal:hint")
+        what = say("banned what:door", rank=rank, door=say("banned:door:signal"), name=name, where=where)
+    elif name in DOORS:
         door = say(f"banned:door:{name}")  # what the door does (catalog.DOORS), in every language
         what = say("banned what:door", rank=rank, door=door, name=name.removesuffix(".*"), where=where)
         said, hint = say("banned:door", what=what, exercise=spec.exercise), say("banned:door:hint")
@@ -325,6 +330,22 @@ def _raise_for_banned(traces: Traces, spec: TaskSpec, example: str = "") -> None
             said = say("banned:call", what=what, exercise=spec.exercise)
         hint = say("banned:call:hint")
     raise BannedCall(said, hint, example=example, note=f"{what} (banned)")
+
+
+def _signal_refused(rank: int, event, spec: TaskSpec, where) -> Text:
+    """The refused signal of ``event`` (its number in ``nbytes``, its target in ``group``), said."""
+    number, target = event.nbytes, event.group[0]
+    try:
+        signame = signal.Signals(number).name
+    except ValueError:
+        signame = f"signal {number}"
+    if target == SIGNAL_EVERY:
+        whom = say("signal target:every")
+    elif target == SIGNAL_GROUP:
+        whom = say("signal target:group")
+    else:
+        whom = say("signal target:grading", pid=target)
+    return say("banned:signal", rank=rank, signal=signame, target=whom, where=where, exercise=spec.exercise)
 
 
 def _raise_for_errors(replies: list[dict], spec: TaskSpec, example: str = "") -> None:

@@ -25,7 +25,7 @@ from graders.proc import tail_file
 from graders.world import wire
 from graders.world.backend import Placement
 from graders.world.fork_server import ForkServer
-from graders.world.patience import SAMPLE_S, Patience
+from graders.world.patience import GRACE_STRETCH, SAMPLE_S, Patience
 
 CPU = Placement()
 
@@ -188,11 +188,16 @@ class ProcessWorld:
         end = started + deadline
         got = Collected.waiting_for(self.size)
         patience = Patience(lambda: self.pids, deadline)
+        stretched = grace
         while got.pending:
-            limit = got.limit(end, grace)
+            limit = got.limit(end, stretched)
             if time.monotonic() >= limit:
                 if got.failed_at is None and patience.more():  # still working: a slow machine
                     end = time.monotonic() + SAMPLE_S
+                    continue
+                if got.failed_at is not None and self._settling(got, patience, grace):
+                    stretched = time.monotonic() + SAMPLE_S - got.failed_at
+                    end = max(end, got.failed_at + stretched)
                     continue
                 break
             for conn in wait([self.conns[r] for r in got.pending], patience.timeout(limit)):
@@ -205,6 +210,13 @@ class ProcessWorld:
                     got.take(rank, data)
             patience.sample()
         return got.ended(started)
+
+    def _settling(self, got: Collected, patience: Patience, grace: float) -> bool:
+        """After a failure, whether a rank still pending is working (about to reply or to end), and
+        the grace has not been stretched past :data:`GRACE_STRETCH` graces."""
+        if time.monotonic() >= got.failed_at + GRACE_STRETCH * grace:
+            return False
+        return patience.still_working([self.pids[rank] for rank in got.pending if rank < len(self.pids)])
 
     # -- post-mortem helpers -----------------------------------------------------------------
     def read_file(self, name: str, tail: int = 4000) -> str:

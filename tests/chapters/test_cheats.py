@@ -104,6 +104,12 @@ ROWS = [
         "ch2.ring_all_reduce",
         {"result": BANNED_AR, "ring": BANNED_AR},
     ),
+    # a signal to the grading processes never leaves the rank, and costs the exercise (caught or not)
+    Verdict(
+        "ch2/_redteam/shift_signals",
+        "ch2.ring_shift",
+        {"result": "your code sent SIGTERM to the grading process"},
+    ),
     # torch's native broadcast (DDP's), in C++ on the ProcessGroup: refused as a door
     Verdict(
         "ch2/_redteam/ar_broadcast_coalesced",

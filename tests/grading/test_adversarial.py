@@ -40,6 +40,7 @@ SAMPLES = [
     "snoop",
     "disk_filler",
     "sigint_parent",
+    "signal_everyone",
 ]
 DISK_MB = 256
 
@@ -197,6 +198,7 @@ def test_graded_code_sees_no_answers_no_network_and_no_privilege(batch):
     assert "env=[] path=[]" in text  # nothing in the environment or sys.path names the solutions
     assert "solutions=False hidden=False fixtures=False" in text
     assert "interfaces=['lo']" in text and "uid=0" not in text
+    assert "init_cmdline=b''" in text  # the driver's command line names the kit's folder: read as empty
 
 
 def test_graded_code_writes_only_where_nothing_can_run_and_starts_no_program(batch):
@@ -220,7 +222,24 @@ def test_signalling_the_driver_interrupts_nothing(batch):
     row, text = rows["sigint_parent"], reason(batch, "sigint_parent")
     assert row["status"] == "graded" and "interrupted" not in text
     assert row["ch2.ring_all_reduce"] == "0" and row["score"] == "17"  # the hidden tests counted
-    assert "ring_all_reduce" in text and "wrong result" in text
+    assert "your code sent SIGINT to the grading process" in text  # never sent: refused at the rank
+
+
+def test_a_signal_to_the_grading_processes_costs_only_its_own_exercise(batch):
+    _, rows, _, _, _ = batch
+    row, text = rows["signal_everyone"], reason(batch, "signal_everyone")
+    assert row["status"] == "graded" and "internal" not in row["failures"]
+    signalling = ("ring_shift", "broadcast", "reduce", "ring_all_gather")
+    assert [row[f"ch2.{name}"] for name in signalling] == ["0"] * 4
+    assert row["score"] == "13"  # every other exercise graded as usual
+    for said in (
+        "your code sent SIGTERM to the grading process (pid",  # its parent
+        "your code sent SIGTERM to the grading process (pid 1)",
+        "your code sent SIGTERM to every process it could reach (pid -1)",
+        "your code sent SIGINT to its own process group",
+    ):
+        assert said in text, said
+    assert "sends a signal" in row["integrity"] and "(os.kill)" in row["integrity"]
 
 
 def test_integrity_flags_are_in_the_wide_csv_and_the_summary(batch):

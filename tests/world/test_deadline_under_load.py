@@ -4,7 +4,9 @@ for want of the processor, and a hang is still a hang (``graders/world/patience.
 The machine is kept busy on purpose: processes that only burn the processor, several per core,
 while a world of 3 ranks runs a task whose every rank needs one second of processor time against
 a deadline of two seconds. On the loaded machine that task takes longer than two seconds of wall
-time; it must pass. A deadlock and an endless loop must still end as hangs.
+time; it must pass. A deadlock and an endless loop must still end as hangs. And the report of a
+crash names the same ranks every time: a second rank that ends a while after the first is waited
+for while it works.
 """
 
 import os
@@ -14,7 +16,7 @@ import time
 
 import pytest
 
-from graders.errors import TaskHang
+from graders.errors import RankCrash, TaskHang
 from graders.impl import KIT_ROOT, Impl
 from graders.world import probe_tasks as probe
 from graders.world.patience import STRETCH, cpu_seconds
@@ -78,3 +80,14 @@ def test_an_endless_loop_on_a_loaded_machine_is_still_a_hang(pool):
     with pytest.raises(TaskHang):
         _run(pool, "spins_forever")
     assert time.monotonic() - start < STRETCH * DEADLINE + 5
+
+
+def test_a_second_rank_ending_after_work_is_named_every_time(pool):
+    reports = []
+    for _ in range(2):
+        with pytest.raises(RankCrash) as crash:
+            _run(pool, "two_ranks_exit_one_after_work")
+        reports.append(str(crash.value))
+    assert "ranks 1, 2 crashed" in reports[0]
+    assert "exited with code 3" in reports[0] and "exited with code 4" in reports[0]
+    assert reports[0] == reports[1]

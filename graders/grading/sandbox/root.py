@@ -123,7 +123,7 @@ def enter_whitelisted_root(root_dir: str, workdir: str, disk_mb: int, uid: int |
     umount("/.disk", MNT_DETACH)  # reachable only through the binds above now
     os.rmdir("/.disk")
     _hide([path for path in loaders if os.path.exists(path)])
-    mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
+    _mount_proc()
 
 
 def mount_work_area_in_place(root_dir: str, workdir: str, disk_mb: int, uid: int | None) -> None:
@@ -132,7 +132,14 @@ def mount_work_area_in_place(root_dir: str, workdir: str, disk_mb: int, uid: int
     _bind(root_dir + "/work", workdir)
     umount(root_dir, MNT_DETACH)
     _mount_report_area(workdir + "/report", uid)
+    _mount_proc()
+
+
+def _mount_proc() -> None:
+    """The PID namespace's own ``/proc``, with the command line of its first process (the grading
+    driver, whose arguments name the kit's folder) read as empty."""
     mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
+    mount("/dev/null", "/proc/1/cmdline", None, MS_BIND)
 
 
 def _mount_work_area(disk: str, workdir: str, disk_mb: int, uid: int | None) -> None:
