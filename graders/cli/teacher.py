@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from graders import catalog
+from graders.cli import lms_export
 from graders.impl import KIT_ROOT
 from graders.plugin.run_spec import add_options
 
@@ -22,7 +23,6 @@ def _grade_class(args: argparse.Namespace):
     """Grade ``args.submissions`` and write the teacher's files; the outcome, or an exit status."""
     from graders.grading import batch, intake, sandbox, timestamps
     from graders.grading.reports import outputs
-    from graders.grading.result import Settings
 
     unknown = catalog.unknown_chapters([args.chapter])
     if unknown:
@@ -36,22 +36,14 @@ def _grade_class(args: argparse.Namespace):
             Path(args.submissions), args.chapter, args.assignment, mtimes=args.timestamps_from_mtime
         )
         roster = outputs.read_roster(Path(args.roster)) if args.roster else {}
+        exports = lms_export.requested(args, roster)
     except (FileNotFoundError, ValueError) as exc:
         print(f"dtlab grade: {exc}", file=sys.stderr)
         return 2
     staged = collection.staged
     for skipped in collection.skipped:
         print(f"not graded: {skipped}", file=sys.stderr)
-    limits = sandbox.Limits(
-        wall_s=args.timeout,
-        memory_mb=args.memory_mb,
-        process_memory_mb=max(512, min(3072, args.memory_mb // 2)),
-        pids=args.pids,
-        disk_mb=args.disk_mb,
-    )
-    settings = Settings(
-        args.chapter, args.profile, args.deadline, limits, lang=args.lang, diagnose=not args.no_misconceptions
-    )
+    settings = _settings(args)
     out = Path(args.out)
     print(
         f"grading {len(staged)} submission(s) of {args.chapter} ({args.profile} profile) → {out}", flush=True
@@ -95,6 +87,7 @@ def _grade_class(args: argparse.Namespace):
         f"\n→ {out / 'grades.csv'} (nbgrader columns), {out / 'grades_wide.csv'}, "
         f"{out / 'feedback'}/ (.md, .html), {out / 'gradescope'}/<student>/results.json"
     )
+    lms_export.write(args, exports, outcome.results, out, roster)
     similar = _report_similarity(staged, args.chapter, out, args.threshold) if args.similarity else []
     from graders.grading.reports import class_report
 
@@ -103,6 +96,23 @@ def _grade_class(args: argparse.Namespace):
     )
     print(f"→ {report}: the class at a glance (score histograms, pass rates, failures by kind)")
     return outcome
+
+
+def _settings(args: argparse.Namespace):
+    """What grading one submission takes, from the command's options."""
+    from graders.grading import sandbox
+    from graders.grading.result import Settings
+
+    limits = sandbox.Limits(
+        wall_s=args.timeout,
+        memory_mb=args.memory_mb,
+        process_memory_mb=max(512, min(3072, args.memory_mb // 2)),
+        pids=args.pids,
+        disk_mb=args.disk_mb,
+    )
+    return Settings(
+        args.chapter, args.profile, args.deadline, limits, lang=args.lang, diagnose=not args.no_misconceptions
+    )
 
 
 def _name_misconceptions(results, chapter: str, deadline: float | None):
@@ -283,7 +293,12 @@ def _common(parser: argparse.ArgumentParser, out_default: str | None) -> None:
     parser.add_argument(
         "--disk-mb", type=int, default=512, help="size of each submission's work area, /tmp included (MB)"
     )
-    parser.add_argument("--roster", default=None, help="CSV with id, first_name, last_name, email")
+    parser.add_argument(
+        "--roster",
+        default=None,
+        help="CSV with id, first_name, last_name, email; for --export also username, idnumber "
+        "(Moodle), display_name, canvas_id, sis_user_id, sis_login_id, section (Canvas)",
+    )
     parser.add_argument("--assignment", default=None, help="assignment name (default: the chapter)")
     parser.add_argument(
         "--duedate", default="", help="due date, ISO 8601 with its time zone (2026-03-01T23:59:00+07:00)"
@@ -293,6 +308,7 @@ def _common(parser: argparse.ArgumentParser, out_default: str | None) -> None:
         action="store_true",
         help="folders and zips: take the files' modification times as submission times (for `late`)",
     )
+    lms_export.add_options(parser)
     parser.add_argument("--executor", default="local", choices=("local", "dask"))
     parser.add_argument("--scheduler", default=None, help="Dask scheduler address (with --executor dask)")
     parser.add_argument("--force", action="store_true", help="regrade students that already have a result")

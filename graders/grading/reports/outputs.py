@@ -49,25 +49,54 @@ class Student:
     first_name: str = ""
     last_name: str = ""
     email: str = ""
+    # what a learning management system knows the student by (graders.grading.lms.gradebooks)
+    username: str = ""  # Moodle's username
+    idnumber: str = ""  # Moodle's ID number
+    display_name: str = ""  # Canvas's Student column (default: "last_name, first_name")
+    canvas_id: str = ""  # Canvas's user ID (the ID column of its gradebook export), digits
+    sis_user_id: str = ""
+    sis_login_id: str = ""
+    section: str = ""
+
+
+#: The roster's optional columns, each a field of :class:`Student` of the same name.
+ROSTER_COLUMNS = (
+    "first_name",
+    "last_name",
+    "email",
+    "username",
+    "idnumber",
+    "display_name",
+    "canvas_id",
+    "sis_user_id",
+    "sis_login_id",
+    "section",
+)
 
 
 def read_roster(path: Path) -> dict[str, Student]:
-    """A roster CSV with ``id`` (or ``student_id``) and optional first_name, last_name, email.
+    """A roster CSV with ``id`` (or ``student_id``) and any of :data:`ROSTER_COLUMNS`.
 
-    nbgrader's ``nbgrader db student import`` takes the same file.
+    Missing columns and cells are empty. nbgrader's ``nbgrader db student import`` takes the
+    same file (it reads ``id``, ``first_name``, ``last_name`` and ``email`` and skips the other
+    columns). A ``canvas_id`` that is not a number is refused (ValueError): Canvas would match
+    nobody with it.
     """
     with open(path, newline="", encoding="utf-8-sig") as fh:
         reader = csv.DictReader(fh)
         roster = {}
         for row in reader:
             sid = (row.get("id") or row.get("student_id") or "").strip()
-            if sid:
-                roster[sid] = Student(
-                    sid,
-                    (row.get("first_name") or "").strip(),
-                    (row.get("last_name") or "").strip(),
-                    (row.get("email") or "").strip(),
+            if not sid:
+                continue
+            fields = {column: (row.get(column) or "").strip() for column in ROSTER_COLUMNS}
+            canvas_id = fields["canvas_id"]
+            if canvas_id and not (canvas_id.isascii() and canvas_id.isdigit()):
+                raise ValueError(
+                    f"{path}, line {reader.line_num}: canvas_id {one_line(canvas_id)!r} is not a number "
+                    "(Canvas's user ID, the ID column of its gradebook export)"
                 )
+            roster[sid] = Student(sid, **fields)
     return roster
 
 

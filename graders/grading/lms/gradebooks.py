@@ -1,0 +1,247 @@
+"""Gradebook files that Moodle and Canvas import: ``dtlab grade … --export moodle,canvas``.
+
+Both files hold one row per student of the class, in the order of ``grades.csv`` (the roster's
+students without a submission get 0, as there), and the assignment's total points as one grade:
+
+* ``grades_moodle.csv``, for Moodle's *Grades ▸ Import ▸ CSV file*: an identifier column, headed
+  as Moodle's own grade export heads that user field (``Email address``, ``Username`` or ``ID
+  number``, chosen with ``--moodle-id``), then one grade item headed with the assignment's name.
+  Moodle's import mapping page maps the identifier column to the same user field ("Map from" the
+  column, "Map to" useremail, username or useridnumber) and the item's column to a grade item of
+  the course, or to a new one. Moodle stops the whole import at the first row whose identifier
+  matches nobody, so a student without the identifier in the roster is left out and named
+  (:attr:`Export.skipped`), never written with an empty cell.
+* ``grades_canvas.csv``, for Canvas's *Grades ▸ Import*, in the layout of Canvas's own gradebook
+  export: ``Student, ID, SIS User ID, SIS Login ID, Section``, one assignment column headed
+  ``NAME (ASSIGNMENT_ID)`` as Canvas heads it (Canvas finds the assignment by that id; with no id
+  the header is the bare name, and Canvas takes the course's assignment of that name or creates
+  one), and the ``Points Possible`` row under the header, with the kit's points (an assignment
+  the import creates takes them). Canvas matches a row to a student by ``ID`` (the Canvas user
+  id), then ``SIS User ID``, then ``SIS Login ID``; a student with none of the three is left out
+  and named (matching by name alone is too weak for a class with two students of one name).
+
+Both files are UTF-8 with a byte-order mark (both importers drop it; Excel needs it to show
+Vietnamese names) and written atomically. Every text cell is one line without control characters
+(:func:`graders.grading.text.one_line`), and a cell a spreadsheet would take for a formula (it
+starts with ``=``, ``+``, ``-`` or ``@``) gets a leading apostrophe; an identifier that would need
+one is not written, since the LMS would match nobody with it, and its student is named instead.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from graders import catalog
+from graders.grading.files import write_atomic
+from graders.grading.reports.outputs import Student
+from graders.grading.text import one_line
+
+KINDS = ("moodle", "canvas")
+FILES = {"moodle": "grades_moodle.csv", "canvas": "grades_canvas.csv"}
+#: ``--moodle-id``: the roster's column (a field of Student) -> the header of Moodle's grade export
+MOODLE_IDENTIFIERS = {"email": "Email address", "username": "Username", "idnumber": "ID number"}
+#: The student columns of Canvas's gradebook export, in its order, and the roster's fields for them
+CANVAS_COLUMNS = {
+    "Student": "display_name",
+    "ID": "canvas_id",
+    "SIS User ID": "sis_user_id",
+    "SIS Login ID": "sis_login_id",
+    "Section": "section",
+}
+CANVAS_IDENTIFIERS = ("ID", "SIS User ID", "SIS Login ID")
+POINTS_POSSIBLE = "Points Possible"
+BOM = "\ufeff"
+#: What makes a spreadsheet read a cell as a formula (tabs and carriage returns never reach a cell)
+_FORMULA = ("=", "+", "-", "@")
+#: How Canvas reads an id out of an assignment's header: "Lab 2 (1234)"
+_CANVAS_TITLE_AND_ID = re.compile(r"^(.*)\s\((\d+)\)$")
+
+
+@dataclass
+class Export:
+    kind: str
+    path: Path
+    written: list[str] = field(default_factory=list)  # the kit's student ids, in the file's order
+    skipped: list[str] = field(default_factory=list)  # "student: why it is not in the file"
+
+
+def cell(text: object) -> str:
+    """``text`` on one line, inert in a spreadsheet: a leading apostrophe where it would be a formula."""
+    line = one_line(text)
+    return "'" + line if line.startswith(_FORMULA) else line
+
+
+def points(value: float) -> str:
+    """A score as Moodle and Canvas read it: ``12``, ``12.5``."""
+    return f"{round(float(value), 2):g}"
+
+
+def canvas_header(assignment: str, assignment_id: int | None) -> str:
+    """The assignment column's header; a bare name that Canvas would read as holding an id is refused."""
+    name = one_line(assignment)
+    if assignment_id is not None:
+        return f"{name} ({assignment_id})"
+    if _CANVAS_TITLE_AND_ID.match(name):
+        raise ValueError(
+            f"Canvas reads the assignment name {name!r} as a name and an assignment id: "
+            "give the id with --canvas-assignment-id, or another --assignment"
+        )
+    return name
+
+
+def roster_problem(kinds: list[str], roster: dict[str, Student], moodle_id: str = "email") -> str:
+    """Why ``roster`` cannot give the identifiers ``kinds`` need ("" when it can)."""
+    if not kinds:
+        return ""
+    if not roster:
+        return (
+            "--export needs --roster: the roster maps the kit's student ids to the LMS's "
+            "(Moodle: email, username or idnumber; Canvas: canvas_id, sis_user_id or sis_login_id)"
+        )
+    if "moodle" in kinds and not any(getattr(s, moodle_id) for s in roster.values()):
+        return (
+            f"the roster gives no {moodle_id} for anyone: --moodle-id {moodle_id} takes Moodle's "
+            f"{MOODLE_IDENTIFIERS[moodle_id]} from its `{moodle_id}` column"
+        )
+    fields = [CANVAS_COLUMNS[c] for c in CANVAS_IDENTIFIERS]
+    if "canvas" in kinds and not any(getattr(s, f) for s in roster.values() for f in fields):
+        return f"the roster gives no Canvas identifier for anyone: add a {', '.join(fields)} column"
+    return ""
+
+
+def _class(results: list, roster: dict[str, Student]) -> list[tuple[Student, float]]:
+    """Every student of the class with their points, in ``grades.csv``'s order."""
+    by_id = {r.student_id: r for r in results}
+    return [
+        (roster.get(sid, Student(sid)), by_id[sid].book.total[0] if sid in by_id else 0)
+        for sid in sorted(set(by_id) | set(roster))
+    ]
+
+
+def _csv(rows: list[list[str]]) -> str:
+    buffer = io.StringIO()
+    csv.writer(buffer, lineterminator="\n").writerows(rows)
+    return BOM + buffer.getvalue()
+
+
+def _formula(value: str) -> str:
+    """Why an identifier (on one line) cannot be written as it is ("" when it can)."""
+    return f"{value!r} starts like a spreadsheet formula" if value.startswith(_FORMULA) else ""
+
+
+def moodle(
+    results: list,
+    chapter: str,
+    out_dir: Path,
+    roster: dict[str, Student],
+    *,
+    assignment: str,
+    identifier: str = "email",
+) -> Export:
+    """``grades_moodle.csv``: the identifier ``identifier`` (a key of MOODLE_IDENTIFIERS), one grade item."""
+    header = MOODLE_IDENTIFIERS[identifier]
+    export = Export("moodle", Path(out_dir) / FILES["moodle"])
+    rows, seen = [[header, cell(assignment)]], {}
+    for person, earned in _class(results, roster):
+        sid, value = person.student_id, one_line(getattr(person, identifier))
+        if sid not in roster:
+            export.skipped.append(f"{one_line(sid)}: not on the roster")
+        elif not value:
+            export.skipped.append(f"{one_line(sid)}: no {identifier} in the roster")
+        elif _formula(value):
+            export.skipped.append(f"{one_line(sid)}: its {identifier} {_formula(value)}")
+        elif value in seen:
+            export.skipped.append(f"{one_line(sid)}: the same {identifier} as {one_line(seen[value])}")
+        else:
+            seen[value] = sid
+            rows.append([value, points(earned)])
+            export.written.append(sid)
+    write_atomic(export.path, _csv(rows))
+    return export
+
+
+def canvas(
+    results: list,
+    chapter: str,
+    out_dir: Path,
+    roster: dict[str, Student],
+    *,
+    assignment: str,
+    assignment_id: int | None = None,
+) -> Export:
+    """``grades_canvas.csv``: Canvas's student columns, one assignment, the Points Possible row."""
+    export = Export("canvas", Path(out_dir) / FILES["canvas"])
+    possible = points(catalog.CHAPTERS[chapter].points)
+    header = [*CANVAS_COLUMNS, cell(canvas_header(assignment, assignment_id))]
+    rows = [header, [POINTS_POSSIBLE, "", "", "", "", possible]]
+    seen: dict[tuple[str, str], str] = {}
+    for person, earned in _class(results, roster):
+        sid = person.student_id
+        ids = {c: one_line(getattr(person, CANVAS_COLUMNS[c])) for c in CANVAS_IDENTIFIERS}
+        usable = {c: v for c, v in ids.items() if v and not _formula(v)}
+        twin = next((seen[(c, v)] for c, v in usable.items() if (c, v) in seen), None)
+        if sid not in roster:
+            export.skipped.append(f"{one_line(sid)}: not on the roster")
+            continue
+        if not usable:
+            why = "; ".join(f"its {CANVAS_COLUMNS[c]} {_formula(v)}" for c, v in ids.items() if v)
+            export.skipped.append(
+                f"{one_line(sid)}: " + (why or "no canvas_id, sis_user_id or sis_login_id in the roster")
+            )
+            continue
+        if twin is not None:
+            export.skipped.append(f"{one_line(sid)}: the same Canvas identifier as {one_line(twin)}")
+            continue
+        seen.update({(c, v): sid for c, v in usable.items()})
+        name = person.display_name or ", ".join(n for n in (person.last_name, person.first_name) if n)
+        if POINTS_POSSIBLE in name:  # Canvas would read the row as the assignment's points
+            name = sid
+        rows.append(
+            [
+                cell(name or sid),
+                usable.get("ID", ""),
+                usable.get("SIS User ID", ""),
+                usable.get("SIS Login ID", ""),
+                cell(person.section),
+                points(earned),
+            ]
+        )
+        export.written.append(sid)
+    write_atomic(export.path, _csv(rows))
+    return export
+
+
+def write(
+    kinds: list[str],
+    results: list,
+    chapter: str,
+    out_dir: Path,
+    roster: dict[str, Student],
+    *,
+    assignment: str,
+    moodle_id: str = "email",
+    canvas_assignment_id: int | None = None,
+) -> list[Export]:
+    """The files of ``kinds`` (each of KINDS), in that order."""
+    exports = []
+    for kind in kinds:
+        if kind == "moodle":
+            exports.append(
+                moodle(results, chapter, out_dir, roster, assignment=assignment, identifier=moodle_id)
+            )
+        else:
+            exports.append(
+                canvas(
+                    results,
+                    chapter,
+                    out_dir,
+                    roster,
+                    assignment=assignment,
+                    assignment_id=canvas_assignment_id,
+                )
+            )
+    return exports
