@@ -18,6 +18,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from graders.authoring import pristine
 from graders.errors import TODO_MARKER
 
 BEGIN = "### BEGIN SOLUTION"
@@ -111,28 +112,37 @@ class StubDrift:
 
 
 def sync(kit_root: Path, check: bool = False) -> list[StubDrift]:
-    """Regenerate every stub (or, with ``check``, only report the ones that differ)."""
+    """Regenerate every stub and the digests of the stubs (``exercises/pristine.json``), or, with
+    ``check``, only report the files that differ."""
     drifts: list[StubDrift] = []
+    stubs: dict[str, str] = {}
     for solution in sorted((kit_root / "solutions").glob("ch*/*.py")):
         chapter = solution.parent.name
         stub_path = kit_root / "exercises" / chapter / solution.name
         wanted = generate_stub(solution.read_text(), chapter, solution.name)
-        current = stub_path.read_text() if stub_path.exists() else ""
-        if current == wanted:
-            continue
-        diff = "".join(
-            difflib.unified_diff(
-                current.splitlines(keepends=True),
-                wanted.splitlines(keepends=True),
-                str(stub_path.relative_to(kit_root)),
-                "generated",
-            )
-        )
-        drifts.append(StubDrift(stub_path, diff))
-        if not check:
-            stub_path.parent.mkdir(parents=True, exist_ok=True)
-            stub_path.write_text(wanted)
+        stubs[f"{chapter}/{solution.name}"] = wanted
+        _write_if_drifted(kit_root, stub_path, wanted, check, drifts)
+    manifest = kit_root / "exercises" / pristine.MANIFEST
+    _write_if_drifted(kit_root, manifest, pristine.manifest_text(stubs), check, drifts)
     return drifts
+
+
+def _write_if_drifted(kit_root: Path, path: Path, wanted: str, check: bool, drifts: list[StubDrift]) -> None:
+    current = path.read_text() if path.exists() else ""
+    if current == wanted:
+        return
+    diff = "".join(
+        difflib.unified_diff(
+            current.splitlines(keepends=True),
+            wanted.splitlines(keepends=True),
+            str(path.relative_to(kit_root)),
+            "generated",
+        )
+    )
+    drifts.append(StubDrift(path, diff))
+    if not check:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(wanted)
 
 
 def solution_lines(source: str) -> list[str]:

@@ -35,14 +35,20 @@ class ChapterRun:
 
 
 def pytest_argv(
-    impl: Impl, chapter: str, report: Path, exercise: str | None, lang: str, nproc: int = 0
+    impl: Impl,
+    chapters: tuple[str, ...],
+    report: Path,
+    exercises: tuple[str, ...],
+    lang: str,
+    nproc: int = 0,
 ) -> list[str]:
-    """``pytest exercises/chN …``; with ``nproc``, the same pytest as the driver of a world of
-    ``nproc`` processes torchrun launches on this machine (``-m graders.run``)."""
+    """``pytest exercises/chN …`` (only ``exercises``' tests when given); with ``nproc`` (one
+    chapter), the same pytest as the driver of a world of ``nproc`` processes torchrun launches on
+    this machine (``-m graders.run``)."""
     run = GradingRun(
         impl=impl.spec,
-        chapters=(chapter,),
-        exercises=(exercise,) if exercise else (),
+        chapters=chapters,
+        exercises=exercises,
         profile=PROFILE,
         lang=lang,
         report=report,
@@ -52,7 +58,7 @@ def pytest_argv(
         return [sys.executable, "-m", "pytest", *run.pytest_args(Path("."))]
     argv = [sys.executable, "-m", "torch.distributed.run", "--nproc-per-node", str(nproc)]
     argv += ["--rdzv-backend", "c10d", "--rdzv-endpoint", "127.0.0.1:0", "--local-addr", "127.0.0.1"]
-    return [*argv, "-m", "graders.run", chapter, *run.options()]
+    return [*argv, "-m", "graders.run", *chapters, *run.options()]
 
 
 def grade(
@@ -60,28 +66,63 @@ def grade(
     chapter: str,
     *,
     exercise: str | None = None,
+    exercises: tuple[str, ...] = (),
     lang: str = "en",
     kit_root: Path = KIT_ROOT,
     timeout: float = TIMEOUT_S,
     nproc: int = 0,
 ) -> ChapterRun:
-    """Grade ``chapter`` of ``impl`` (only ``exercise``'s tests when given) with the student profile;
-    with ``nproc``, in a world of that many processes torchrun launches."""
+    """Grade ``chapter`` of ``impl`` (only ``exercise``'s tests, or ``exercises``', when given) with
+    the student profile; with ``nproc``, in a world of that many processes torchrun launches."""
+    narrowed = (exercise,) if exercise else tuple(exercises)
+    runs = grade_together(
+        impl, (chapter,), exercises=narrowed, lang=lang, kit_root=kit_root, timeout=timeout, nproc=nproc
+    )
+    return runs[0]
+
+
+def grade_together(
+    impl: Impl,
+    chapters: tuple[str, ...],
+    *,
+    exercises: tuple[str, ...] = (),
+    lang: str = "en",
+    kit_root: Path = KIT_ROOT,
+    timeout: float = TIMEOUT_S,
+    nproc: int = 0,
+) -> list[ChapterRun]:
+    """Grade ``chapters`` of ``impl`` in one pytest session (one interpreter, one world pool), and
+    split its gradebook by chapter (each chapter's time: the session's, shared by points); when
+    grading broke, every chapter's run says why."""
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="dtlab-check-") as tmp:
         report = Path(tmp) / "report.json"
         log = Path(tmp) / "pytest.log"
-        argv = pytest_argv(impl, chapter, report, exercise, lang, nproc)
+        argv = pytest_argv(impl, chapters, report, exercises, lang, nproc)
         try:
             rc = _run(argv, kit_root, log, timeout)
         except subprocess.TimeoutExpired:
-            return ChapterRun(chapter, None, f"grading took longer than {timeout:.0f} s", timeout)
-        seconds = time.monotonic() - started
+            why = f"grading took longer than {timeout:.0f} s"
+            return [ChapterRun(c, None, why, timeout) for c in chapters]
+        seconds = _shares(chapters, time.monotonic() - started)
         output = log.read_text(encoding="utf-8", errors="replace")
         book = _read(report)
         if rc in (0, 1) and book is not None:  # 1: some tests failed, which is a grade
-            return ChapterRun(chapter, book, "", seconds)
-        return ChapterRun(chapter, None, _reason(rc, output, book is None), seconds)
+            return [ChapterRun(c, _chapter_book(book, c), "", seconds[c]) for c in chapters]
+        return [ChapterRun(c, None, _reason(rc, output, book is None), seconds[c]) for c in chapters]
+
+
+def _shares(chapters: tuple[str, ...], seconds: float) -> dict[str, float]:
+    from graders.catalog import CHAPTERS
+
+    points = {c: CHAPTERS[c].points if c in CHAPTERS else 1 for c in chapters}
+    return {c: seconds * points[c] / sum(points.values()) for c in chapters}
+
+
+def _chapter_book(book: dict, chapter: str) -> dict:
+    """The rows of ``book`` (a gradebook of several chapters) that are ``chapter``'s."""
+    rows = [row for row in book["exercises"] if str(row.get("exercise", "")).startswith(chapter + ".")]
+    return {**book, "exercises": rows}
 
 
 def _run(argv: list[str], cwd: Path, log: Path, timeout: float) -> int:

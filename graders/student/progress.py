@@ -8,12 +8,15 @@ some files, hashes them and prints: it imports neither torch nor pytest.
 
 from __future__ import annotations
 
+import os
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import astuple, dataclass
 from pathlib import Path
 
 from graders import catalog
+from graders.authoring import pristine
 from graders.impl import KIT_ROOT, Impl
 from graders.student import chapter_run as runner
 from graders.student.fingerprint import chapter_key
@@ -48,33 +51,116 @@ def progress(
     kit_root: Path = KIT_ROOT,
     log=sys.stderr,
 ) -> list[ChapterLine]:
-    """Each chapter's line: from the state file where nothing changed, else graded now (and stored)."""
+    """Each chapter's line: from the state file where nothing changed, else graded now (and stored).
+
+    A chapter graded now is graded in two ways at once: the exercises of its files that are still
+    the shipped stubs are "not started" by their digest (:mod:`graders.authoring.pristine`), with
+    nothing run; the others by pytest, as ``pytest exercises/chN`` grades them, two chapters at a
+    time where the machine has the cores."""
     state = ProgressState.load(state_path)
     if state.replaced:
         print(f"{t('state replaced', lang)} ({state.path}: {state.replaced})", file=log)
-    lines = []
+    manifest = pristine.load(kit_root / "exercises")
+    lines: dict[str, ChapterLine] = {}
+    keys: dict[str, str] = {}
+    stubbed: dict[str, set[str]] = {}
     for chapter in chapters or list(catalog.CHAPTERS):
-        key = chapter_key(impl, chapter, kit_root)  # before grading: an edit made meanwhile re-grades
+        keys[chapter] = key = chapter_key(impl, chapter, kit_root)  # before grading: an edit re-grades
         record = None if refresh else state.fresh(chapter, key)
         if record is not None:
-            lines.append(ChapterLine(chapter, record))
-            continue
-        print(f"{t('grading now', lang)} {chapter} …", end="", file=log, flush=True)
+            lines[chapter] = ChapterLine(chapter, record)
+        else:
+            stubbed[chapter] = _stubbed_exercises(impl, chapter, manifest)
+    to_grade = {
+        chapter: tuple(e.id for e in catalog.CHAPTERS[chapter].exercises if e.id not in untouched)
+        for chapter, untouched in stubbed.items()
+    }
+    for chapter in [c for c, rest in to_grade.items() if not rest]:  # nothing of the student's yet
+        del to_grade[chapter]
+        lines[chapter] = _store(state, runner.ChapterRun(chapter, {"exercises": []}), keys, stubbed, log)
+    if to_grade:
+        print(f"{t('grading now', lang)} {', '.join(to_grade)} …", file=log, flush=True)
+    weights = {c: _weight(state, c) for c in to_grade}
+    for run in _grade_all(impl, to_grade, lang, kit_root, weights):
+        print(f"  {run.chapter}: {run.seconds:.1f} s", file=log, flush=True)
+        lines[run.chapter] = _store(state, run, keys, stubbed, log)
+    return [lines[chapter] for chapter in chapters or list(catalog.CHAPTERS)]
+
+
+#: sessions graded side by side by a first ``dtlab progress`` (each a pytest of its own)
+PARALLEL_SESSIONS = max(1, min(2, os.cpu_count() or 1))
+
+
+def _grade_all(impl: Impl, to_grade: dict[str, tuple[str, ...]], lang: str, kit_root: Path, weights: dict):
+    """Each chapter of ``to_grade`` (only the exercises named), as its session ends: the chapters
+    shared among :data:`PARALLEL_SESSIONS` pytest sessions of about equal ``weights`` (one
+    interpreter and one world pool for several chapters); a chapter of a session that broke is
+    graded again alone, so that one chapter's trouble is its own."""
+
+    def grade(chapters: tuple[str, ...]) -> list[runner.ChapterRun]:
+        narrowed = [e for c in chapters for e in to_grade[c]]
+        full = all(len(to_grade[c]) == len(catalog.CHAPTERS[c].exercises) for c in chapters)
         try:
-            run = runner.grade(impl, chapter, lang=lang, kit_root=kit_root)
+            runs = runner.grade_together(
+                impl, chapters, exercises=() if full else tuple(narrowed), lang=lang, kit_root=kit_root
+            )
         except OSError as exc:  # pytest could not even start (no such interpreter, no space for its files)
-            run = runner.ChapterRun(chapter, None, f"could not start pytest: {exc}")
-        print(f" {run.seconds:.1f} s", file=log, flush=True)
-        if run.book is None:
-            lines.append(ChapterLine(chapter, error=run.error, graded_now=True, seconds=run.seconds))
-            continue  # not stored: the next run tries again
-        record = graded_record(run, key)
-        try:
-            state.store(chapter, record)
-        except OSError as exc:  # a read-only kit: the table is still right, only not kept
-            print(f"{state.path}: {exc}", file=log)
-        lines.append(ChapterLine(chapter, record, graded_now=True, seconds=run.seconds))
-    return lines
+            return [runner.ChapterRun(c, None, f"could not start pytest: {exc}") for c in chapters]
+        if len(chapters) > 1 and any(run.book is None for run in runs):
+            return [run for c in chapters for run in grade((c,))]
+        return runs
+
+    if not to_grade:
+        return
+    sessions = _share(list(to_grade), weights, PARALLEL_SESSIONS)
+    with ThreadPoolExecutor(max_workers=len(sessions)) as pool:
+        for future in as_completed([pool.submit(grade, chapters) for chapters in sessions]):
+            yield from future.result()
+
+
+def _share(chapters: list[str], weights: dict[str, float], sessions: int) -> list[tuple[str, ...]]:
+    """``chapters`` in at most ``sessions`` groups of about equal weight (heaviest first, each to
+    the lightest group), each in the course's order."""
+    groups: list[list[str]] = [[] for _ in range(min(sessions, len(chapters)))]
+    loads = [0.0] * len(groups)
+    for chapter in sorted(chapters, key=lambda c: -weights[c]):
+        lightest = loads.index(min(loads))
+        groups[lightest].append(chapter)
+        loads[lightest] += weights[chapter]
+    order = list(catalog.CHAPTERS)
+    return [tuple(sorted(group, key=order.index)) for group in groups if group]
+
+
+def _weight(state: ProgressState, chapter: str) -> float:
+    """How long grading ``chapter`` is expected to take: its last time, else its points."""
+    last = state.chapters.get(chapter)
+    return last.seconds if last is not None and last.seconds > 0 else float(catalog.CHAPTERS[chapter].points)
+
+
+def _stubbed_exercises(impl: Impl, chapter: str, manifest: dict[str, str]) -> set[str]:
+    """The exercises of ``chapter`` whose file is still the shipped stub."""
+    info = catalog.CHAPTERS[chapter]
+    untouched = pristine.untouched(impl, chapter, info.modules, manifest)
+    return {e.id for e in info.exercises if e.module in untouched}
+
+
+def _store(state: ProgressState, run: runner.ChapterRun, keys: dict, stubbed: dict, log) -> ChapterLine:
+    """The chapter's line, its record stored: the run's gradebook, and "not started" for the
+    exercises whose file is still the stub."""
+    chapter = run.chapter
+    if run.book is None:  # not stored: the next run tries again
+        return ChapterLine(chapter, error=run.error, graded_now=True, seconds=run.seconds)
+    run.book["exercises"] = [
+        {"exercise": e.id, "status": NOT_STARTED, "points": 0, "max_points": e.points}
+        for e in catalog.CHAPTERS[chapter].exercises
+        if e.id in stubbed[chapter]
+    ] + [row for row in run.book["exercises"] if row.get("exercise") not in stubbed[chapter]]
+    record = graded_record(run, keys[chapter])
+    try:
+        state.store(chapter, record)
+    except OSError as exc:  # a read-only kit: the table is still right, only not kept
+        print(f"{state.path}: {exc}", file=log)
+    return ChapterLine(chapter, record, graded_now=True, seconds=run.seconds)
 
 
 @dataclass(frozen=True)

@@ -1,9 +1,9 @@
 """``dtlab progress`` and ``dtlab check``: the student's view of every chapter, graded only where
 something changed, and the teaching feedback of one chapter or exercise.
 
-Real grading is kept to three runs: ``check ch2`` on the solutions (every part passes, and the
-chapter's result lands in the progress file), ``progress`` grading chapter 7's stubs (the
-cheapest chapter to grade), and ``check`` of one exercise of a sample submission with a bug.
+Real grading is kept to two runs: ``check ch2`` on the solutions (every part passes, and the
+chapter's result lands in the progress file), and ``check`` of one exercise of a sample
+submission with a bug. Chapter 7's stubs are "not started" by their digest, with nothing run.
 Everything else replaces the grading run with a counted fake.
 """
 
@@ -32,18 +32,19 @@ def _copy_chapter(source, target):
 
 
 class Counted:
-    """``runner.grade``, counting the chapters it grades (real, or a fake's canned gradebook)."""
+    """``runner.grade_together``, counting the chapters it grades (real, or a fake's canned
+    gradebook per chapter)."""
 
     def __init__(self, fake=None):
         self.graded: list[str] = []
         self.fake = fake
-        self.real = runner.grade
+        self.real = runner.grade_together
 
-    def __call__(self, impl, chapter, **options):
-        self.graded.append(chapter)
+    def __call__(self, impl, chapters, **options):
+        self.graded += chapters
         if self.fake is not None:
-            return self.fake(impl, chapter, **options)
-        return self.real(impl, chapter, **options)
+            return [self.fake(impl, chapter, **options) for chapter in chapters]
+        return self.real(impl, chapters, **options)
 
 
 @pytest.fixture(scope="module")
@@ -59,7 +60,7 @@ def course(kit_root, tmp_path_factory):
         check_rc = check.main("ch2", None, impl=impl, state_path=state)
     counted, log = Counted(), io.StringIO()
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(runner, "grade", counted)
+        patch.setattr(runner, "grade_together", counted)
         lines = progress.progress(impl, ["ch2", "ch7"], state_path=state, log=log)
     return {
         "root": root,
@@ -78,7 +79,7 @@ def test_check_of_a_solved_chapter_passes_and_feeds_progress(course):
     assert ["ch2.ring_all_reduce", "3/3", "passed"] in [
         line.split() for line in course["checked"].splitlines()
     ]
-    assert course["graded"] == ["ch7"], "ch2 was checked as a whole chapter: progress must reuse it"
+    assert course["graded"] == [], "ch2 was checked as a whole chapter: progress must reuse it"
 
 
 def test_progress_marks_a_solved_chapter_and_counts_stubs_as_not_started(course):
@@ -87,13 +88,14 @@ def test_progress_marks_a_solved_chapter_and_counts_stubs_as_not_started(course)
     assert ch2.split() == ["ch2", "Collective", "communication", "✓", "10", "0", "0", "20/20"]
     assert ch7.split() == ["ch7", "Pipeline", "parallelism", "0", "0", "5", "0/19"]
     assert "graded now: ch7" in table and "unchanged, not graded again: ch2" in table
+    assert course["graded"] == [], "the stubs, untouched, are not started by their digest: nothing ran"
     vi = progress.render(course["lines"], "vi")
     assert "chưa làm" in vi and "Giao tiếp tập thể ✓" in vi
 
 
 def test_nothing_changed_grades_nothing(course, monkeypatch):
     counted = Counted(fake=lambda *a, **k: pytest.fail("graded although nothing changed"))
-    monkeypatch.setattr(runner, "grade", counted)
+    monkeypatch.setattr(runner, "grade_together", counted)
     lines = progress.progress(course["impl"], ["ch2", "ch7"], state_path=course["state"], log=io.StringIO())
     assert counted.graded == []
     assert progress.render(lines).count("✓") == 1
@@ -132,14 +134,17 @@ def test_a_changed_file_regrades_only_its_chapter(course, monkeypatch):
     bubble = course["root"] / "impl" / "ch7" / "bubble.py"
     original = bubble.read_text()
     counted = Counted(fake=_canned({}))
-    monkeypatch.setattr(runner, "grade", counted)
+    monkeypatch.setattr(runner, "grade_together", counted)
     try:
         bubble.write_text(original + "\n# started on the bubble\n")
         lines = progress.progress(
             course["impl"], ["ch2", "ch7"], state_path=course["state"], log=io.StringIO()
         )
         assert counted.graded == ["ch7"]
-        assert progress.render(lines).count("✓") == 2  # the fake passed everything
+        ch7 = next(line for line in lines if line.chapter == "ch7").record.exercises
+        # the fake passed everything it graded: the bubble's exercise; the other files are stubs
+        assert ch7["ch7.bubble_fraction"].status == PASSED
+        assert {e for e, mark in ch7.items() if mark.status != PASSED} == set(ch7) - {"ch7.bubble_fraction"}
         progress.progress(course["impl"], ["ch2", "ch7"], state_path=course["state"], log=io.StringIO())
         assert counted.graded == ["ch7"], "stored: the same files are not graded twice"
     finally:
@@ -147,12 +152,45 @@ def test_a_changed_file_regrades_only_its_chapter(course, monkeypatch):
 
 
 def test_refresh_regrades_everything(tmp_path, monkeypatch):
-    state, impl = tmp_path / "progress.json", Impl.resolve("exercises")
+    state, impl = tmp_path / "progress.json", Impl.resolve("solutions")
     counted = Counted(fake=_canned({}))
-    monkeypatch.setattr(runner, "grade", counted)
+    monkeypatch.setattr(runner, "grade_together", counted)
     for refresh in (False, False, True):
         progress.progress(impl, ["ch2", "ch7"], refresh=refresh, state_path=state, log=io.StringIO())
-    assert counted.graded == ["ch2", "ch7", "ch2", "ch7"]
+    assert sorted(counted.graded) == ["ch2", "ch2", "ch7", "ch7"]
+
+
+def test_untouched_stubs_are_not_started_without_grading(tmp_path, monkeypatch):
+    counted = Counted(fake=lambda *a, **k: pytest.fail("a stub file was graded"))
+    monkeypatch.setattr(runner, "grade_together", counted)
+    lines = progress.progress(
+        Impl.resolve("exercises"), None, state_path=tmp_path / "p.json", log=io.StringIO()
+    )
+    assert counted.graded == []
+    assert all(mark.status == "not started" for line in lines for mark in line.record.exercises.values())
+    assert sum(len(line.record.exercises) for line in lines) == 82
+
+
+def test_a_stub_saved_with_windows_line_endings_is_still_a_stub(tmp_path):
+    from graders.authoring import pristine
+
+    impl = tmp_path / "impl"
+    _copy_chapter(Impl.resolve("exercises").root / "ch7", impl / "ch7")
+    bubble = impl / "ch7" / "bubble.py"
+    bubble.write_bytes(bubble.read_bytes().replace(b"\n", b"\r\n"))
+    manifest = pristine.load(Impl.resolve("exercises").root)
+    found = pristine.untouched(Impl.resolve(impl), "ch7", ("bubble", "schedules"), manifest)
+    assert found == {"bubble", "schedules"}
+    bubble.write_text(bubble.read_text() + "x = 1\n")
+    assert pristine.untouched(Impl.resolve(impl), "ch7", ("bubble",), manifest) == set()
+
+
+def test_sessions_share_the_chapters_by_weight():
+    weights = {"ch2": 10.0, "ch5": 40.0, "ch6": 45.0, "ch7": 10.0, "ch11": 30.0}
+    sessions = progress._share(list(weights), weights, 2)
+    assert sorted(c for s in sessions for c in s) == sorted(weights)
+    loads = [sum(weights[c] for c in s) for s in sessions]
+    assert max(loads) - min(loads) <= 10.0
 
 
 @pytest.mark.parametrize(
@@ -162,9 +200,9 @@ def test_a_corrupt_state_file_is_replaced(tmp_path, monkeypatch, junk):
     state = tmp_path / "progress.json"
     state.write_bytes(junk.encode("latin-1"))
     counted = Counted(fake=_canned({"ch7.bubble_fraction": FAILED}))
-    monkeypatch.setattr(runner, "grade", counted)
+    monkeypatch.setattr(runner, "grade_together", counted)
     log = io.StringIO()
-    lines = progress.progress(Impl.resolve("exercises"), ["ch7"], state_path=state, log=log)
+    lines = progress.progress(Impl.resolve("solutions"), ["ch7"], state_path=state, log=log)
     assert counted.graded == ["ch7"]
     assert "could not be used and was replaced" in log.getvalue()
     assert (
@@ -339,8 +377,8 @@ def test_next_points_at_the_chapter_with_a_failure_before_one_not_started(tmp_pa
 
     ch1 = {e.id: NOT_STARTED for e in catalog.CHAPTERS["ch1"].exercises}
     canned = {"ch1": _canned(ch1), "ch2": _canned({"ch2.broadcast": FAILED})}
-    monkeypatch.setattr(runner, "grade", lambda impl, chapter, **o: canned[chapter](impl, chapter, **o))
+    monkeypatch.setattr(runner, "grade_together", Counted(lambda impl, c, **o: canned[c](impl, c, **o)))
     lines = progress.progress(
-        Impl.resolve("exercises"), ["ch1", "ch2"], state_path=tmp_path / "p.json", log=io.StringIO()
+        Impl.resolve("solutions"), ["ch1", "ch2"], state_path=tmp_path / "p.json", log=io.StringIO()
     )
     assert progress.render(lines).splitlines()[-1] == "next: dtlab check ch2"
