@@ -9,6 +9,8 @@ them are complete answers), the kit's own tests, benchmarks and CI.
 :func:`find_leaks` proves that no line of any reference solution's answer (the code between
 ``### BEGIN SOLUTION`` and ``### END SOLUTION``) appears anywhere in the result;
 :func:`publish` does both aside and moves the release into place only when nothing leaks.
+``dtlab release --github-classroom`` adds the GitHub Classroom workflow
+(:mod:`graders.authoring.classroom`), checked for leaks with the rest.
 """
 
 from __future__ import annotations
@@ -90,8 +92,10 @@ def kit_files(kit_root: Path = KIT_ROOT) -> list[str]:
 STUDENT_README = "graders/authoring/README.student.md"
 
 
-def build(out_dir: Path, kit_root: Path = KIT_ROOT) -> list[str]:
-    """Write the release into ``out_dir`` (which must not exist or be empty); returns its files."""
+def build(out_dir: Path, kit_root: Path = KIT_ROOT, classroom: list[str] | None = None) -> list[str]:
+    """Write the release into ``out_dir`` (which must not exist or be empty); returns its files.
+    With ``classroom`` (chapters), it is a GitHub Classroom template: its workflow
+    (:mod:`graders.authoring.classroom`) grades those chapters' parts."""
     out_dir = Path(out_dir)
     if out_dir.exists() and any(out_dir.iterdir()):
         raise FileExistsError(f"{out_dir} is not empty")
@@ -101,7 +105,15 @@ def build(out_dir: Path, kit_root: Path = KIT_ROOT) -> list[str]:
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(kit_root / rel, target)
     shutil.copy2(kit_root / STUDENT_README, out_dir / "README.md")
-    return sorted({*files, "README.md"})
+    files.append("README.md")
+    if classroom is not None:
+        from graders.authoring import classroom as github_classroom
+
+        workflow = out_dir / github_classroom.WORKFLOW
+        workflow.parent.mkdir(parents=True, exist_ok=True)
+        workflow.write_text(github_classroom.workflow(classroom), encoding="utf-8")
+        files.append(github_classroom.WORKFLOW)
+    return sorted(set(files))
 
 
 MIN_IDENTIFYING = 28
@@ -157,17 +169,17 @@ class Published:
     leaks: list[Leak]
 
 
-def publish(out_dir: Path, kit_root: Path = KIT_ROOT) -> Published:
+def publish(out_dir: Path, kit_root: Path = KIT_ROOT, classroom: list[str] | None = None) -> Published:
     """Build the release beside ``out_dir`` (a temporary folder on the same drive), prove it
     gives no answer away, and only then move it into place: a refused release leaves nothing
-    behind, and ``out_dir`` (absent or empty) is untouched."""
+    behind, and ``out_dir`` (absent or empty) is untouched. ``classroom``: see :func:`build`."""
     out_dir = Path(out_dir).absolute()
     if out_dir.exists() and (not out_dir.is_dir() or any(out_dir.iterdir())):
         raise FileExistsError(f"{out_dir} is not empty")
     out_dir.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}-building-", dir=out_dir.parent))
     try:
-        files = build(staging / "release", kit_root)
+        files = build(staging / "release", kit_root, classroom)
         leaks = find_leaks(staging / "release", kit_root)
         if not leaks:
             if out_dir.exists():

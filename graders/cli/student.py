@@ -1,4 +1,4 @@
-"""The student's commands in the ``dtlab`` command line: ``progress``, ``check`` and ``watch``."""
+"""The student's commands in the ``dtlab`` command line: ``progress``, ``check``, ``part`` and ``watch``."""
 
 from __future__ import annotations
 
@@ -54,6 +54,19 @@ def _check(args: argparse.Namespace) -> int:
         lang=lang,
         state_path=Path(args.state),
         nproc=nproc,
+    )
+
+
+def _part(args: argparse.Namespace) -> int:
+    from graders.student import part
+
+    impl = _impl(args)
+    if impl is None:
+        return 2
+    gradebooks = Path(args.gradebooks) if args.gradebooks else None
+    lang = args.lang or config.lang()
+    return part.main(
+        args.exercise, args.part, impl=impl, profile=args.profile, lang=lang, gradebooks=gradebooks
     )
 
 
@@ -118,6 +131,25 @@ def add_commands(sub) -> None:
     )
     _common(check)
     check.set_defaults(func=_check)
+
+    part = sub.add_parser(
+        "part",
+        help="grade one exercise part; exit status 0 only when it earned all its points",
+        description="Grade part PART of EXERCISE (grading profile unless told) and say whether it earned "
+        "its points: exit status 0 when it did, 1 otherwise. The steps of a GitHub Classroom template "
+        "(dtlab release --github-classroom) run it, one per part.",
+    )
+    part.add_argument("exercise", help="ch2.broadcast")
+    part.add_argument("part", help="tree (the parts are in the chapter's README and points table)")
+    part.add_argument(
+        "--gradebooks",
+        default=None,
+        metavar="DIR",
+        help="grade the whole chapter once and keep its gradebook in DIR: the chapter's other parts "
+        "read it while its files, its tests and the kit are unchanged",
+    )
+    add_options(part, "lang", "impl", "profile", "backend", profile="grading")
+    part.set_defaults(func=_part)
 
     watch = sub.add_parser(
         "watch",

@@ -1,6 +1,6 @@
-"""The teacher's commands: ``dtlab grade`` (a class's submissions), ``dtlab release``, ``dtlab
-gradescope build``, ``dtlab nbgrader init`` / ``grade``, ``dtlab demo`` (the bundled samples of
-chapter 2)."""
+"""The teacher's commands: ``dtlab grade`` (a class's submissions), ``dtlab release``
+(:mod:`graders.cli.release_command`), ``dtlab gradescope build``, ``dtlab nbgrader init`` /
+``grade``, ``dtlab demo`` (the bundled samples of chapter 2)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from graders import catalog
-from graders.cli import lms_export
+from graders.cli import lms_export, release_command
 from graders.impl import KIT_ROOT
 from graders.plugin.run_spec import add_options
 
@@ -222,31 +222,6 @@ def _demo(args: argparse.Namespace) -> int:
     return _grade(args)
 
 
-def _release(args: argparse.Namespace) -> int:
-    from graders.authoring import release
-
-    out = Path(args.out_dir)
-    if args.force and out.exists():
-        import shutil
-
-        shutil.rmtree(out)
-    try:
-        published = release.publish(out)
-    except FileExistsError as exc:
-        print(f"{exc}: choose an empty folder, or --force to replace it", file=sys.stderr)
-        return 2
-    if published.leaks:
-        print(f"the release would give answers away; nothing was written to {out}:", file=sys.stderr)
-        for leak in published.leaks[:20]:
-            print(f"  {leak}", file=sys.stderr)
-        return 1
-    files = published.files
-    chapters = sorted({f.split("/")[1] for f in files if f.startswith("exercises/") and f.count("/") >= 2})
-    print(f"student release in {out}: {len(files)} files, chapters {', '.join(chapters)}")
-    print("left out: " + ", ".join(release.EXCLUDE) + "; no solution line appears in it")
-    return 0
-
-
 def _gradescope_build(args: argparse.Namespace) -> int:
     from graders.grading.lms import gradescope
 
@@ -352,13 +327,7 @@ def add_commands(sub) -> None:
     _similarity_options(similar)
     similar.set_defaults(func=_similarity)
 
-    rel = sub.add_parser(
-        "release",
-        help="build the student repository (stubs, public graders, docs; no solutions, hidden graders)",
-    )
-    rel.add_argument("out_dir", help="empty folder for the release")
-    rel.add_argument("--force", action="store_true", help="replace OUT_DIR if it exists")
-    rel.set_defaults(func=_release)
+    release_command.add_command(sub)
 
     gradescope = sub.add_parser("gradescope", help="Gradescope autograder")
     gradescope_sub = gradescope.add_subparsers(dest="gradescope_command", required=True)

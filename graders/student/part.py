@@ -1,0 +1,142 @@
+"""``dtlab part ch2.broadcast tree``: grade one exercise part and exit 0 only when it earned all its
+points. GitHub Classroom's autograding runs it once per part (``.github/workflows/classroom.yml``
+of a release made with ``dtlab release --github-classroom``): a step scores its part's points when
+the command exits 0, so the steps' points add up to the chapter's score.
+
+``--gradebooks DIR`` grades the whole chapter once and keeps its gradebook in ``DIR``, named by the
+chapter, the profile and the hash of what decides the grade (the chapter's student files, its
+tests, the kit's graders: :func:`graders.student.fingerprint.chapter_key`); every later part of the
+same code reads it instead of grading again. A chapter's seventeen steps cost one grading, and each
+step's verdict is the part's line of that one gradebook. Without it, only the exercise is graded.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import asdict, replace
+from pathlib import Path
+
+from graders import catalog
+from graders.grading.files import write_atomic
+from graders.impl import KIT_ROOT, Impl
+from graders.plugin.results import NOT_RUN, PASSED, Gradebook
+from graders.plugin.run_spec import GradingRun
+from graders.student.chapter_run import TIMEOUT_S, ChapterRun, _read, _reason, _run
+from graders.student.check import UnknownTarget, part_blocks, resolve
+from graders.student.fingerprint import chapter_key
+from graders.words.vocabulary import part_name, t
+
+#: the profile a part is graded with unless told: the one the teacher's grading uses
+PROFILE = "grading"
+
+
+def resolve_part(target: str, part: str) -> tuple[str, str, str]:
+    """``("ch2", "ch2.broadcast", "tree")`` from ``ch2.broadcast`` and ``tree``."""
+    chapter, exercise = resolve(target)
+    if exercise is None:
+        raise UnknownTarget(f"name an exercise, as in {catalog.CHAPTERS[chapter].exercises[0].id}")
+    parts = catalog.exercise(exercise).parts
+    if part not in parts:
+        raise UnknownTarget(f"{exercise} has no part {part!r}; its parts are: {', '.join(parts)}")
+    return chapter, exercise, part
+
+
+def kept_path(folder: Path, impl: Impl, chapter: str, profile: str, kit_root: Path = KIT_ROOT) -> Path:
+    """Where ``--gradebooks`` keeps ``chapter``'s gradebook for exactly this code, kit and profile."""
+    key = hashlib.sha256(f"{chapter_key(impl, chapter, kit_root)}; profile {profile}".encode()).hexdigest()
+    return Path(folder).expanduser() / f"{chapter}-{profile}-{key[:24]}.json"
+
+
+def grade(
+    impl: Impl,
+    chapter: str,
+    exercises: tuple[str, ...],
+    profile: str,
+    lang: str,
+    kit_root: Path = KIT_ROOT,
+    timeout: float = TIMEOUT_S,
+) -> ChapterRun:
+    """``pytest exercises/chN`` with ``profile`` (only ``exercises``' tests when given), in a
+    subprocess that writes its gradebook."""
+    started = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="dtlab-part-") as tmp:
+        report, log = Path(tmp) / "report.json", Path(tmp) / "pytest.log"
+        run = GradingRun(
+            impl=impl.spec,
+            chapters=(chapter,),
+            exercises=exercises,
+            profile=profile,
+            lang=lang,
+            report=report,
+            extra=("-q",),
+        )
+        argv = [sys.executable, "-m", "pytest", *run.pytest_args(Path("."))]
+        try:
+            rc = _run(argv, kit_root, log, timeout)
+        except subprocess.TimeoutExpired:
+            return ChapterRun(chapter, None, f"grading took longer than {timeout:.0f} s", timeout)
+        book = _read(report)
+        seconds = time.monotonic() - started
+        if rc in (0, 1) and book is not None:  # 1: some tests failed, which is a grade
+            return ChapterRun(chapter, book, "", seconds)
+        output = log.read_text(encoding="utf-8", errors="replace")
+        return ChapterRun(chapter, None, _reason(rc, output, book is None), seconds)
+
+
+def graded_once(
+    folder: Path, impl: Impl, chapter: str, profile: str, lang: str, kit_root: Path = KIT_ROOT, log=sys.stderr
+) -> ChapterRun:
+    """The chapter's run kept in ``folder`` for this code, kit and profile; graded (and kept) when
+    there is none. A run whose grading broke is kept too: the chapter's other parts fail at once
+    with the same reason instead of each grading again."""
+    path = kept_path(folder, impl, chapter, profile, kit_root)
+    try:
+        return ChapterRun(**json.loads(path.read_text(encoding="utf-8")))
+    except (OSError, ValueError, TypeError):
+        pass
+    print(f"{t('grading now', lang)} {chapter} · {impl.label} · profile {profile} …", file=log, flush=True)
+    run = grade(impl, chapter, (), profile, lang, kit_root)
+    write_atomic(path, json.dumps(asdict(run)))
+    return run
+
+
+def main(
+    target: str,
+    part: str,
+    *,
+    impl: Impl,
+    profile: str = PROFILE,
+    lang: str = "en",
+    gradebooks: Path | None = None,
+    kit_root: Path = KIT_ROOT,
+) -> int:
+    try:
+        chapter, exercise, part = resolve_part(target, part)
+    except UnknownTarget as exc:
+        print(f"dtlab part: {exc}", file=sys.stderr)
+        return 2
+    if gradebooks is not None:
+        run = graded_once(gradebooks, impl, chapter, profile, lang, kit_root)
+    else:
+        print(f"{t('grading now', lang)} {exercise} · {impl.label} · profile {profile} …", file=sys.stderr)
+        run = grade(impl, chapter, (exercise,), profile, lang, kit_root)
+    label = f"{exercise} [{part_name(part, lang)}]"
+    if run.book is None:
+        print(f"{label}: {t('grading error', lang)}: {run.error}")
+        return 1
+    rows = {row.exercise: row for row in Gradebook.from_dict(run.book).rows()}
+    row = rows.get(exercise)
+    if row is None:  # no test of the exercise ran (its graders are missing)
+        print(f"○ {label}: {t(NOT_RUN, lang)}")
+        return 1
+    result = next(p for p in row.parts if p.part == part)  # a row has every part, graded or not
+    blocks = part_blocks(replace(row, parts=[result]), lang)  # why it lost its points, as dtlab check
+    if blocks:
+        print("\n".join(blocks).strip("\n") + "\n")
+    print(f"{label}: {result.points}/{result.max_points} {t(result.status, lang)}")
+    return 0 if result.status == PASSED else 1
