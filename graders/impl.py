@@ -6,7 +6,31 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-KIT_ROOT = Path(__file__).resolve().parent.parent
+#: the folder that holds the ``graders`` package: a checkout or a release of the kit (``exercises/``
+#: beside it), or site-packages where the kit is installed from its wheel
+PACKAGE_HOME = Path(__file__).resolve().parent.parent
+#: the file that marks a student's workspace, written by ``dtlab init`` (:mod:`graders.student.workspace`)
+WORKSPACE_MARKER = "dtlab-workspace.toml"
+
+
+def find_workspace(start: Path) -> Path | None:
+    """The workspace that holds ``start`` (the folder with :data:`WORKSPACE_MARKER`), or None."""
+    for folder in (start, *start.parents):
+        if (folder / WORKSPACE_MARKER).is_file():
+            return folder
+    return None
+
+
+def _here() -> Path | None:
+    try:
+        return find_workspace(Path.cwd().resolve())
+    except OSError:  # the working folder was removed
+        return None
+
+
+#: where ``exercises/``, ``.dtlab/`` and ``.cache/`` are: the workspace the command runs in (``dtlab
+#: init``), else the kit's own folder (a checkout or a release)
+KIT_ROOT = _here() or PACKAGE_HOME
 
 
 class ImplNotFound(ValueError):

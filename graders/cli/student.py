@@ -22,10 +22,16 @@ def _choose_backend(args: argparse.Namespace) -> None:
 def _impl(args: argparse.Namespace) -> Impl | None:
     _choose_backend(args)
     try:
-        return Impl.resolve(args.impl or config.impl())
+        impl = Impl.resolve(args.impl or config.impl())
     except ImplNotFound as exc:
         print(f"dtlab {args.command}: {exc}", file=sys.stderr)
         return None
+    if impl.label == "exercises" and not impl.root.is_dir():  # an installed kit, outside a workspace
+        print(
+            f"dtlab {args.command}: no exercises/ here: `dtlab init DIR`, then run it in DIR", file=sys.stderr
+        )
+        return None
+    return impl
 
 
 def _progress(args: argparse.Namespace) -> int:

@@ -11,25 +11,28 @@ import hashlib
 from pathlib import Path
 
 from graders import __version__, config
-from graders.impl import KIT_ROOT, Impl
+from graders.impl import KIT_ROOT, PACKAGE_HOME, Impl
 
 #: the hypothesis profile every student command grades with
 PROFILE = "student"
-#: what in graders/ a grading run never imports (the layers above the pytest plugin)
-_NOT_GRADING = ("authoring", "grading", "student", "cli", "__main__.py")
+#: what in graders/ a grading run never imports (the layers above the pytest plugin, and the copy of
+#: the workspace's files an installed kit carries)
+_NOT_GRADING = ("authoring", "grading", "student", "cli", "__main__.py", "_workspace")
 
 
 def kit_files(chapter: str, kit_root: Path = KIT_ROOT) -> list[Path]:
-    """The kit's files that decide ``chapter``'s grade: the graders' source and the chapter's tests."""
+    """The kit's files that decide ``chapter``'s grade: the graders' source and the chapter's tests
+    (in a workspace, the graders are the installed package's)."""
+    package = kit_root / "graders"
+    package = package if package.is_dir() else PACKAGE_HOME / "graders"
     graders = [
-        p
-        for p in sorted((kit_root / "graders").rglob("*.py"))
-        if p.relative_to(kit_root / "graders").parts[0] not in _NOT_GRADING
+        p for p in sorted(package.rglob("*.py")) if p.relative_to(package).parts[0] not in _NOT_GRADING
     ]
     tests = sorted((kit_root / "exercises" / chapter).glob("test_*.py"))
     extra = [
         kit_root / "conftest.py",
         kit_root / "pyproject.toml",
+        kit_root / "pytest.ini",  # a workspace's
         kit_root / "exercises" / chapter / "conftest.py",
     ]
     return graders + tests + [p for p in extra if p.is_file()]
