@@ -22,6 +22,37 @@ def _stubs(args: argparse.Namespace) -> int:
     return 0
 
 
+def _battery(args: argparse.Namespace) -> int:
+    """Build (or, with ``--check``, check) the chapters' shipped misconceptions."""
+    from graders import catalog
+    from graders.authoring import known_battery
+
+    chapters = args.chapters or list(catalog.CHAPTERS)
+    unknown = catalog.unknown_chapters(chapters)
+    if unknown:
+        print(unknown, file=sys.stderr)
+        return 2
+    stale = known_battery.stale(chapters)
+    if args.check:
+        if stale:
+            print(f"stale misconception batteries: {', '.join(stale)}: run `dtlab battery {' '.join(stale)}`")
+            return 1
+        print("misconception batteries are up to date")
+        return 0
+    from graders.plugin.harness import Harness
+    from graders.world.pool import WorldPool
+
+    pool = WorldPool()
+    try:
+        for chapter in chapters if args.chapters else stale:
+            print(f"{chapter}: the reference's and the mutants' batteries …", flush=True)
+            path = known_battery.write(chapter, Harness(pool))
+            print(f"wrote {path.relative_to(KIT_ROOT)} ({path.stat().st_size // 1024} KiB)")
+    finally:
+        pool.close()
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="dtlab", description="dtlab: auto-graded distributed-training exercises"
@@ -32,10 +63,18 @@ def build_parser() -> argparse.ArgumentParser:
     stubs.add_argument("--check", action="store_true", help="only report stubs that are out of date")
     stubs.set_defaults(func=_stubs)
 
-    from graders.cli import hint, student, teacher
+    battery = sub.add_parser(
+        "battery", help="build the misconceptions a student's run can name (from solutions/ and the mutants)"
+    )
+    battery.add_argument("chapters", nargs="*", help="these chapters (default: every stale one)")
+    battery.add_argument("--check", action="store_true", help="only report chapters whose file is stale")
+    battery.set_defaults(func=_battery)
+
+    from graders.cli import hint, init_command, student, teacher
 
     hint.add_command(sub)
     student.add_commands(sub)
+    init_command.add_commands(sub)
     teacher.add_commands(sub)
     return parser
 

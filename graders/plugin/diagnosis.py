@@ -95,14 +95,18 @@ def tests_of_session(items) -> dict[str, dict]:
     return {chapter: battery_tests(chapter, sorted(paths)) for chapter, paths in files.items()}
 
 
-def diagnose(book, harness, impl, tests: dict[str, dict]) -> None:
-    """The battery of every exercise of ``book`` whose code ran and failed, into ``book.diagnostics``."""
+def failing_exercises(book) -> list[str]:
+    """The exercises of ``book`` whose code ran and failed (not a stub, a syntax error, a bypass)."""
     from graders.plugin.results import FAILED
 
-    failing = sorted(
+    return sorted(
         {p.exercise for p in book.parts.values() if p.status == FAILED and p.kind in DIAGNOSED_KINDS}
     )
-    for exercise_id in failing:
+
+
+def diagnose(book, harness, impl, tests: dict[str, dict]) -> None:
+    """The battery of every exercise of ``book`` whose code ran and failed, into ``book.diagnostics``."""
+    for exercise_id in failing_exercises(book):
         chapter = exercise_id.split(".")[0]
         if chapter in tests:
             book.diagnostics[exercise_id] = run_battery(impl, harness, exercise_id, tests[chapter])
@@ -199,19 +203,35 @@ def plain(value):
 
 
 def traffic(traces) -> list[list]:
-    """Per rank, ``[op, peer, group, calls, bytes]`` of every kind of message or collective."""
+    """Per rank, ``[op, peer, group, calls, bytes, largest]`` of every kind of message or
+    collective, then ``["phases", [[mark, calls], ...]]``: how many calls each phase the task
+    marked ends (``backward_end``, ``step_end``, ...) held, summed over its repeats (whether the
+    calls overlap the backward or come after it)."""
     found = []
     for rank in range(len(traces)):
         calls: Counter = Counter()
         volume: Counter = Counter()
+        largest: Counter = Counter()
+        phases: Counter = Counter()
+        since_mark = 0
         for event in traces[rank]:
-            if event.is_mark or event.is_ready:
+            if event.is_mark:
+                phases[event.op.removeprefix("mark:")] += since_mark
+                since_mark = 0
+                continue
+            if event.is_ready:
                 continue
             key = (_OPS.get(event.op, event.op), event.peer, tuple(event.group))
             calls[key] += 1
             volume[key] += event.nbytes
-        found.append([[op, peer, list(group), calls[op, peer, group], volume[op, peer, group]]
-                      for op, peer, group in sorted(calls)])  # fmt: skip
+            largest[key] = max(largest[key], event.nbytes)
+            since_mark += 1
+        phases[""] += since_mark
+        rows = [[op, peer, list(group), calls[key], volume[key], largest[key]]
+                for key in sorted(calls) for op, peer, group in [key]]  # fmt: skip
+        if len(phases) > 1:
+            rows.append(["phases", sorted([label, n] for label, n in phases.items())])
+        found.append(rows)
     return found
 
 

@@ -37,6 +37,14 @@ def add_options(parser: pytest.Parser) -> None:
         help="after grading, run the diagnostic battery of every exercise that failed and keep "
         "what the code did in the gradebook (dtlab grade names misconceptions from it)",
     )
+    group.addoption(
+        "--dtlab-misconceptions",
+        choices=("auto", "on", "off"),
+        default="auto",
+        help="after grading, name the known misconception each failing exercise's code behaves "
+        "like, from the chapter's shipped batteries (auto: on, except with --dtlab-diagnose, whose "
+        "teacher names them, and in the ci profile)",
+    )
     add_run_options(group, "backend", pytest=True)
     group.addoption(
         "--dtlab-deadline",
@@ -69,3 +77,12 @@ def no_world_here(config: pytest.Config) -> str:
     except NeedsHardware as exc:
         return str(exc)
     return ""
+
+
+def names_misconceptions(config: pytest.Config) -> bool:
+    """Whether this run names the misconceptions of its failing exercises (the student's loop)."""
+    chosen = config.getoption("dtlab_misconceptions")
+    if chosen != "auto":
+        return chosen == "on"
+    profile = config.getoption("hypothesis_profile", None) or ""
+    return not config.getoption("dtlab_diagnose") and profile != "ci"

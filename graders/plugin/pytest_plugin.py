@@ -22,8 +22,9 @@ import pytest
 from graders import config as dtlab_config
 from graders.errors import Failure, FailureKind, NotStarted, record_of, render
 from graders.impl import Impl, ImplNotFound
+from graders.plugin import known_misconceptions
 from graders.plugin.marker import MARKER
-from graders.plugin.options import check_backend, no_world_here
+from graders.plugin.options import check_backend, names_misconceptions, no_world_here
 from graders.plugin.results import FAILED, NOT_RUN, NOT_STARTED, PASSED, Gradebook
 from graders.words.vocabulary import t
 
@@ -243,7 +244,7 @@ def harness(request: pytest.FixtureRequest):
     found = config.stash.get(_HARNESS, None)
     if found is None:
         found = Harness(_pool(config))
-        if config.getoption("dtlab_diagnose"):
+        if config.getoption("dtlab_diagnose") or names_misconceptions(config):
             found.failures = {}  # the battery reuses what grading saw fail
         config.stash[_HARNESS] = found
     return found
@@ -378,15 +379,15 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config)
     harness = config.stash.get(_HARNESS, None)
     if harness is not None:
         book.integrity = {k: sorted(v) for k, v in harness.integrity.items()}
-        if config.getoption("dtlab_diagnose"):
-            from graders.plugin import diagnosis
-
-            impl = Impl.resolve(impl_option(config))
-            diagnosis.diagnose(book, harness, impl, config.stash.get(_BATTERY, {}))
+        if config.getoption("dtlab_diagnose") or names_misconceptions(config):
+            diagnosed = config.stash.get(_BATTERY, {}) if config.getoption("dtlab_diagnose") else None
+            known_misconceptions.after_grading(book, harness, Impl.resolve(impl_option(config)), diagnosed)
     table = book.render(lang_option(config))
     if table:
         terminalreporter.section(f"dtlab · {book.impl} · profile {book.profile}")
         terminalreporter.write_line(table)
+    for line in book.said_misconceptions(lang_option(config)):
+        terminalreporter.write_line("\n" + line)
     if table and _narrowed(config):
         terminalreporter.write_line(t("rerun only", lang_option(config)))
     if getattr(harness, "set_aside_in_run", 0):

@@ -7,6 +7,8 @@ summary, and writes it as JSON (``--dtlab-report``); batch grading reads those J
 from __future__ import annotations
 
 import json
+import math
+import re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -58,6 +60,23 @@ class ExerciseRow:
     parts: list[PartResult]
 
 
+def example_size(example: str) -> tuple[int, int, int]:
+    """How big a case is, from its one-line description: its world size, its tensor's elements
+    (the first ``shape=(…)``), its length."""
+    world = re.search(r"\bworld_size=(\d+)", example)
+    shape = re.search(r"\bshape=\(([\d, ]*)\)", example)
+    numel = math.prod(int(d) for d in shape[1].replace(" ", "").split(",") if d) if shape else 0
+    return (int(world[1]) if world else 0, numel, len(example))
+
+
+def _smaller(failure: Failure, previous: PartResult) -> bool:
+    """Whether ``failure`` shows a smaller example than the part's failure so far (of the same kind)."""
+    before = previous.why()
+    if before is None or before.kind != failure.kind or not failure.example or not before.example:
+        return False
+    return example_size(failure.example) < example_size(before.example)
+
+
 @dataclass
 class Gradebook:
     impl: str = ""
@@ -70,6 +89,9 @@ class Gradebook:
     #: exercise -> the banned call or the way around the guard found in it (a Failure as data):
     #: it costs every part of the exercise, whichever test found it
     condemned: dict[str, dict] = field(default_factory=dict)
+    #: exercise -> the known misconception its failing code behaves like, said in every language
+    #: (``{"name": mutant, "said": {lang: text}}``; :mod:`graders.plugin.known_misconceptions`)
+    named: dict[str, dict] = field(default_factory=dict)
 
     def record(
         self,
@@ -88,7 +110,10 @@ class Gradebook:
         max_points = entry.parts[part]
         key = f"{exercise_id}::{part}"
         previous = self.parts.get(key)
-        if previous is not None and _RANK[previous.status] >= _RANK[status]:
+        if previous is not None and previous.status == status == FAILED and failure is not None:
+            if not _smaller(failure, previous):
+                return  # of a part's failing tests, the one with the smallest example is shown
+        elif previous is not None and _RANK[previous.status] >= _RANK[status]:
             return  # a part graded by several tests passes only if all of them pass (and ran)
         points = max_points if status == PASSED else 0
         kind = failure.kind if failure is not None else ""
@@ -215,7 +240,14 @@ class Gradebook:
             "hidden_run": sorted(self.hidden_run),
             **({"condemned": self.condemned} if self.condemned else {}),
             **({"diagnostics": self.diagnostics} if self.diagnostics else {}),
+            **({"named": self.named} if self.named else {}),
         }
+
+    def said_misconceptions(self, lang: str) -> list[str]:
+        """Each failing exercise's named misconception (:attr:`named`), in ``lang``."""
+        return [
+            f"{e}: {named['said'].get(lang, named['said']['en'])}" for e, named in sorted(self.named.items())
+        ]
 
     def write(self, path: Path) -> None:
         path = Path(path)
@@ -234,4 +266,5 @@ class Gradebook:
         book.hidden_run = set(data.get("hidden_run", []))
         book.diagnostics = dict(data.get("diagnostics", {}))
         book.condemned = dict(data.get("condemned", {}))
+        book.named = dict(data.get("named", {}))
         return book

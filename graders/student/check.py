@@ -65,9 +65,11 @@ def _level_one_hint(exercise_id: str, lang: str) -> list[str]:
         return []
 
 
-def part_blocks(row: ExerciseRow, lang: str) -> list[str]:
+def part_blocks(row: ExerciseRow, lang: str, named: dict | None = None) -> list[str]:
     """One block per distinct failure of the exercise (parts failing alike share it), and one line
-    for its parts that are not started or did not run."""
+    for its parts that are not started or did not run. ``named``: the known misconception the
+    exercise's code behaves like (``Gradebook.named``), said in the first block before the example,
+    in place of the case's hint."""
     failed: dict[str, list[PartResult]] = {}
     undone: dict[str, list[PartResult]] = {}
     for part in row.parts:
@@ -76,13 +78,17 @@ def part_blocks(row: ExerciseRow, lang: str) -> list[str]:
         elif part.status in (NOT_STARTED, NOT_RUN):
             undone.setdefault(_not_done(part, lang), []).append(part)
     lines = [f"○ {row.exercise} {_parts(parts)}: {why}" for why, parts in undone.items()]
-    for parts in failed.values():
-        lines += ["", *_failure_block(row.exercise, parts, lang)]
+    for first, parts in enumerate(failed.values()):
+        lines += ["", *_failure_block(row.exercise, parts, lang, named, said=first == 0)]
     return lines
 
 
-def _failure_block(exercise: str, parts: list[PartResult], lang: str) -> list[str]:
-    """What was expected and seen, on which rank, the smallest example and the hint."""
+def _failure_block(
+    exercise: str, parts: list[PartResult], lang: str, named: dict | None = None, *, said: bool = True
+) -> list[str]:
+    """What was expected and seen, on which rank, the known misconception the code behaves like
+    (in the exercise's first block), the smallest example and the hint (the case's, where no
+    misconception was named)."""
     why = parts[0].why() or Failure(parts[0].kind or FailureKind.INTERNAL)
     head = f"✗ {exercise} {_parts(parts)}: {t('kind:' + why.kind, lang)}"
     if why.rank:
@@ -91,8 +97,13 @@ def _failure_block(exercise: str, parts: list[PartResult], lang: str) -> list[st
     if why.picture:
         body += [clean(line).rstrip() for line in why.text("picture", lang).splitlines()]
     block = [head, *_indented(body or [t("internal without message", lang)])]
+    if named and said:
+        text = named["said"].get(lang, named["said"]["en"])
+        block.append(f"{INDENT}{t('likely misconception', lang)}: {clean(text)}")
     if why.example:
         block.append(f"{INDENT}{t('example', lang)}: {clean(why.example)}")
+    if named:
+        return block
     hints = [why.text("hint", lang)] if why.hint else _level_one_hint(exercise, lang)
     return block + [f"{INDENT}{t('hint', lang)}: {clean(hint)}" for hint in hints]
 
@@ -133,7 +144,7 @@ def render(book: Gradebook, scope: list[str], *, explain: bool = False, lang: st
         if row is None:
             lines.append(f"○ {exercise_id}: {t(NOT_RUN, lang)}")
         elif row.status != PASSED:
-            lines += part_blocks(row, lang)
+            lines += part_blocks(row, lang, book.named.get(exercise_id))
         if explain and (len(scope) == 1 or row is None or row.status != PASSED):
             lines += explanation(exercise_id, lang)
     table = book.render(lang)

@@ -129,13 +129,14 @@ def main(
     if run.book is None:
         print(f"{label}: {t('grading error', lang)}: {run.error}")
         return 1
-    rows = {row.exercise: row for row in Gradebook.from_dict(run.book).rows()}
+    book = Gradebook.from_dict(run.book)
+    rows = {row.exercise: row for row in book.rows()}
     row = rows.get(exercise)
     if row is None:  # no test of the exercise ran (its graders are missing)
         print(f"○ {label}: {t(NOT_RUN, lang)}")
         return 1
     result = next(p for p in row.parts if p.part == part)  # a row has every part, graded or not
-    blocks = part_blocks(replace(row, parts=[result]), lang)  # why it lost its points, as dtlab check
+    blocks = part_blocks(replace(row, parts=[result]), lang, book.named.get(exercise))  # as dtlab check
     if blocks:
         print("\n".join(blocks).strip("\n") + "\n")
     print(f"{label}: {result.points}/{result.max_points} {t(result.status, lang)}")

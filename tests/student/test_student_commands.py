@@ -237,7 +237,10 @@ def test_check_explains_a_failing_part_without_a_traceback(kit_root, tmp_path, c
     assert "✗ ch2.ring_reduce_scatter [result, ring] (0/3): wrong result · rank 1" in out
     assert "rank 1's chunk: expected shape (1,), got (2,)." in out
     assert "example: world_size=4, shape=(5,), dtype=float32, op='sum', seed=6" in out
-    assert "hint: here numel = 5 is not divisible by the group size 4" in out
+    # bob splits with Tensor.chunk: the mutant library knows it, and its hint comes in the case's place
+    said = "likely misconception: Your ring_reduce_scatter behaves like one that splits with Tensor.chunk"
+    assert said in out
+    assert "hint: here numel = 5" not in out
     assert "ch2.ring_shift" not in out, "only the exercise asked for is graded"
     assert "Traceback" not in out and "def test_" not in out
     assert "check again: dtlab check ch2 ring_reduce_scatter" in out
