@@ -13,7 +13,8 @@ half a second at a time, for as long as it is still working:
 
 The same holds after a rank has failed: the others get a short grace to reply or to end (a rank
 that sees its peer gone raises at once), and the grace is stretched the same way, for the ranks
-still pending only, as long as one of them is still working (up to :data:`GRACE_STRETCH` graces).
+still pending only, as long as one of them is still working (up to :data:`GRACE_STRETCH` graces of
+its own processor time).
 So which ranks a report names as crashed, raised or stuck does not depend on the load either.
 
 The processor times are the ranks' own, read from ``/proc``; where they cannot be read (ranks on
@@ -32,7 +33,7 @@ SAMPLE_S = 0.5
 PROGRESS_S = 0.02
 #: the longest a working world is waited for, in deadlines
 STRETCH = 8.0
-#: the longest the ranks still working after a failure are waited for, in graces
+#: the most processor time a rank still working after a failure is waited for, in graces
 GRACE_STRETCH = 8.0
 _TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
@@ -93,10 +94,19 @@ class Patience:
         self.recent = max(self.recent_by_pid.values(), default=0.0)
         self.last, self.sampled_at = current, now
 
-    def still_working(self, pids: list[int]) -> bool:
-        """Whether one of ``pids`` used the processor in the last sample (or waits for it now)."""
+    def still_working(self, pids: list[int], budget: float) -> bool:
+        """Whether one of ``pids`` is still working: it used the processor in the last sample (or
+        waits for it now), and less than ``budget`` processor seconds since the task began; never
+        past :data:`STRETCH` deadlines of wall time."""
         self.sample()
-        return any(self.recent_by_pid.get(p, 0.0) >= PROGRESS_S or _runnable(p) for p in pids)
+        if time.monotonic() >= self.started + STRETCH * self.deadline:
+            return False
+        first = self.first or {}
+        return any(
+            (self.recent_by_pid.get(p, 0.0) >= PROGRESS_S or _runnable(p))
+            and self.last.get(p, 0.0) - first.get(p, self.last.get(p, 0.0)) < budget
+            for p in pids
+        )
 
     def more(self) -> bool:
         """The deadline passed: whether the world is still working within its budget."""

@@ -212,11 +212,11 @@ class ProcessWorld:
         return got.ended(started)
 
     def _settling(self, got: Collected, patience: Patience, grace: float) -> bool:
-        """After a failure, whether a rank still pending is working (about to reply or to end), and
-        the grace has not been stretched past :data:`GRACE_STRETCH` graces."""
-        if time.monotonic() >= got.failed_at + GRACE_STRETCH * grace:
-            return False
-        return patience.still_working([self.pids[rank] for rank in got.pending if rank < len(self.pids)])
+        """After a failure, whether a rank still pending is working (about to reply or to end),
+        within :data:`GRACE_STRETCH` graces of its own processor time (not of wall time: how many
+        ranks a report names must not depend on the load)."""
+        pids = [self.pids[rank] for rank in got.pending if rank < len(self.pids)]
+        return patience.still_working(pids, budget=GRACE_STRETCH * grace)
 
     # -- post-mortem helpers -----------------------------------------------------------------
     def read_file(self, name: str, tail: int = 4000) -> str:

@@ -22,13 +22,26 @@ CASES = {
 }
 
 
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory):
+    """Both mutants' edits in one chapter, graded once (their exercises only), as a student's run."""
+    chosen = [m for m in mutants.load("ch2") if m.name in CASES]
+    folder = tmp_path_factory.mktemp("mutants")
+    mutants.materialize(chosen[0], folder)
+    for mutant in chosen[1:]:  # the second mutant's edits, over the first's copy
+        for edit in mutant.edits:
+            path = folder / "ch2" / edit.file
+            path.write_text(mutants.apply(path.read_text(), edit))
+    exercises = tuple(m.exercise for m in chosen)
+    run = chapter_run.grade(Impl.resolve(folder / "ch2"), "ch2", exercises=exercises)
+    return {m.name: m for m in chosen}, Gradebook.from_dict(run.book)
+
+
 @pytest.mark.parametrize("name", sorted(CASES))
-def test_a_failing_exercise_names_its_mutant_and_its_hint(name, tmp_path):
-    mutant = next(m for m in mutants.load("ch2") if m.name == name)
-    folder = mutants.materialize(mutant, tmp_path / name)
+def test_a_failing_exercise_names_its_mutant_and_its_hint(name, graded):
+    chosen, book = graded
+    mutant = chosen[name]
     function, hint = CASES[name]
-    run = chapter_run.grade(Impl.resolve(folder / "ch2"), "ch2", exercise=mutant.exercise)
-    book = Gradebook.from_dict(run.book)
     assert book.named.get(mutant.exercise, {}).get("name") == name, book.named
     english = check.render(book, [mutant.exercise], lang="en")
     assert f"likely misconception: Your {function} behaves like one that {mutant.description}" in english
