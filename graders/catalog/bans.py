@@ -205,11 +205,6 @@ PROCESS_GROUP_METHODS = frozenset(
 #: doors that are objects, refused like banned ones in every exercise: dotted name -> door
 DOOR_OBJECTS: dict[str, str] = {
     "signal.signal": "signal.signal",
-    # a signal through a process file descriptor (``os.kill`` and ``os.killpg`` are audited)
-    "os.pidfd_open": "signal",
-    "posix.pidfd_open": "signal",
-    "signal.pidfd_send_signal": "signal",
-    "_signal.pidfd_send_signal": "signal",
     "threading._start_new_thread": "thread",
     "torch.utils._python_dispatch._disable_current_modes": "dispatch",
     "torch.utils._python_dispatch._pop_mode": "dispatch",

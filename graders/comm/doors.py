@@ -48,6 +48,13 @@ _ACTION_EVENTS = {
 _CHANNEL_EVENTS = {"socket.connect", "socket.bind", "socket.sendto", "socket.sendmsg"}
 #: audited events that send a signal: ``(pid, signal)``; ``os.killpg``'s target is a group
 _SIGNAL_EVENTS = {"os.kill", "os.killpg"}
+#: the functions of the pidfd route to a signal (``os.pidfd_open`` is ``posix.pidfd_open``)
+_PIDFD = (
+    ("os", "pidfd_open"),
+    ("posix", "pidfd_open"),
+    ("signal", "pidfd_send_signal"),
+    ("_signal", "pidfd_send_signal"),
+)
 #: a refused signal's target, as the report names it (beside a pid > 1: a grading process)
 SIGNAL_EVERY, SIGNAL_GROUP = -1, 0
 _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_TRUNC
@@ -63,8 +70,23 @@ class Doors:
         self._originals = (builtins.__import__, importlib.import_module, importlib.__import__)
 
     def install(self) -> None:
-        """Add the audit hook (for the life of the process: audit hooks cannot be removed)."""
+        """Add the audit hook (for the life of the process: audit hooks cannot be removed), and
+        guard the pidfd route to a signal, which raises no audit event (for the life of the
+        process too: a guard swapped in and out with every task would cost every example)."""
         sys.addaudithook(self._audit)
+        for module_name, name in _PIDFD:
+            module = importlib.import_module(module_name)
+            original = getattr(module, name, None)
+            if original is not None:
+                setattr(module, name, self._guarded_pidfd(original))
+
+    def _guarded_pidfd(self, original):
+        def guarded(*args, **kwargs):
+            if self.recorder.active and graded_request(sys._getframe(1), self.recorder.site_root):
+                self.recorder.bans.refuse("signal", f"it {DOORS['signal']}; {WHY_DOORS}")
+            return original(*args, **kwargs)
+
+        return guarded
 
     def _audit(self, event: str, args: tuple) -> None:
         if not self.recorder.active or self._inside:

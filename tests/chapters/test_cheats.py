@@ -110,6 +110,11 @@ ROWS = [
         "ch2.ring_shift",
         {"result": "your code sent SIGTERM to the grading process"},
     ),
+    Verdict(
+        "ch2/_redteam/shift_signals_pidfd",
+        "ch2.ring_shift",
+        {"result": "sends a signal to another process"},
+    ),
     # torch's native broadcast (DDP's), in C++ on the ProcessGroup: refused as a door
     Verdict(
         "ch2/_redteam/ar_broadcast_coalesced",
