@@ -21,9 +21,12 @@ the trace, with an integrity line; ``catalog.DOORS`` names them):
 
 from __future__ import annotations
 
+import _signal
 import builtins
 import importlib
 import os
+import posix
+import signal
 import sys
 
 from graders.catalog import DOORS
@@ -50,10 +53,10 @@ _CHANNEL_EVENTS = {"socket.connect", "socket.bind", "socket.sendto", "socket.sen
 _SIGNAL_EVENTS = {"os.kill", "os.killpg"}
 #: the functions of the pidfd route to a signal (``os.pidfd_open`` is ``posix.pidfd_open``)
 _PIDFD = (
-    ("os", "pidfd_open"),
-    ("posix", "pidfd_open"),
-    ("signal", "pidfd_send_signal"),
-    ("_signal", "pidfd_send_signal"),
+    (os, "pidfd_open"),
+    (posix, "pidfd_open"),
+    (signal, "pidfd_send_signal"),
+    (_signal, "pidfd_send_signal"),
 )
 #: a refused signal's target, as the report names it (beside a pid > 1: a grading process)
 SIGNAL_EVERY, SIGNAL_GROUP = -1, 0
@@ -74,8 +77,7 @@ class Doors:
         guard the pidfd route to a signal, which raises no audit event (for the life of the
         process too: a guard swapped in and out with every task would cost every example)."""
         sys.addaudithook(self._audit)
-        for module_name, name in _PIDFD:
-            module = importlib.import_module(module_name)
+        for module, name in _PIDFD:
             original = getattr(module, name, None)
             if original is not None:
                 setattr(module, name, self._guarded_pidfd(original))
