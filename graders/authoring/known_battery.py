@@ -66,13 +66,18 @@ def build(chapter: str, harness, log=print) -> known.Known:
                 for key, record in records.items()
             }
             log(f"  {mutant.exercise}: {mutant.name}")
-    catalogue = {
+    return known.Known(digest(chapter), reference, found, catalogue(chapter))
+
+
+def catalogue(chapter: str) -> dict[str, known.Misconception]:
+    """Every mutant of ``chapter`` as a misconception (its words in both languages), by name, in
+    the catalogue's order."""
+    return {
         m.name: known.Misconception(
             m.name, m.exercise, {"en": m.description, "vi": m.description_vi}, {"en": m.hint, "vi": m.hint_vi}
         )
-        for m in every
+        for m in mutant_catalogue.load(chapter)
     }
-    return known.Known(digest(chapter), reference, found, catalogue)
 
 
 def write(chapter: str, harness, log=print) -> Path:

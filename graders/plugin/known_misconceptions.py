@@ -68,7 +68,7 @@ class Misconception:
     description: dict[str, str]  # {lang: text}
     hint: dict[str, str]
 
-    def said(self, lang: str) -> str:
+    def describe(self, lang: str = "en") -> str:
         """What the student reads: what their code behaves like, then the hint."""
         function = self.exercise.split(".", 1)[1]
         description = self.description.get(lang) or self.description["en"]
@@ -159,7 +159,10 @@ def name_all(book, harness, impl) -> None:
             tests[chapter] = diagnosis.battery_tests(chapter)
         found = known.closest(exercise_id, diagnosis.run_battery(impl, harness, exercise_id, tests[chapter]))
         if found is not None:
-            book.named[exercise_id] = {"name": found.name, "said": {lang: found.said(lang) for lang in LANGS}}
+            book.named[exercise_id] = {
+                "name": found.name,
+                "said": {lang: found.describe(lang) for lang in LANGS},
+            }
 
 
 def after_grading(book, harness, impl, diagnosed: dict | None) -> None:

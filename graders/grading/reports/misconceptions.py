@@ -17,35 +17,15 @@ from __future__ import annotations
 import hashlib
 import json
 import tempfile
-from dataclasses import dataclass
 from pathlib import Path
 
 from graders.grading.files import write_atomic
 from graders.impl import KIT_ROOT
 from graders.plugin import diagnosis
+from graders.plugin.known_misconceptions import Misconception
 
 #: where the known batteries are kept, by chapter and the digest of what they depend on
 CACHE_DIR = KIT_ROOT / ".cache" / "battery"
-
-
-@dataclass(frozen=True)
-class Misconception:
-    exercise: str
-    name: str
-    description: str
-    description_vi: str
-    hint: str
-    hint_vi: str
-
-    def describe(self, lang: str = "en") -> str:
-        """The sentence a student reads: what their code behaves like, then the hint."""
-        function = self.exercise.split(".", 1)[1]
-        if lang == "vi":
-            return (
-                f"{function} của bạn hoạt động giống một cài đặt mà {self.description_vi}. "
-                f"Gợi ý: {self.hint_vi}"
-            )
-        return f"Your {function} behaves like one that {self.description}. Hint: {self.hint}"
 
 
 def matching(student: dict, reference: dict, mutants: dict[str, dict]) -> list[str]:
@@ -129,12 +109,9 @@ def kit_digest(chapter: str) -> str:
 
 def catalogue(chapter: str) -> dict[str, Misconception]:
     """Every mutant of ``chapter`` as a misconception, by name."""
-    from graders.authoring import mutants
+    from graders.authoring import known_battery
 
-    return {
-        m.name: Misconception(m.exercise, m.name, m.description, m.description_vi, m.hint, m.hint_vi)
-        for m in mutants.load(chapter)
-    }
+    return known_battery.catalogue(chapter)
 
 
 def name_all(
@@ -176,7 +153,7 @@ def class_table(named: dict[str, dict[str, list[str]]], chapter: str) -> dict[st
     table: dict[str, dict[str, list[str]]] = {}
     for student, exercises in named.items():
         for exercise, names in exercises.items():
-            labels = [known[n].description for n in names if n in known] or ["unrecognised"]
+            labels = [known[n].description["en"] for n in names if n in known] or ["unrecognised"]
             for label in labels:
                 table.setdefault(exercise, {}).setdefault(label, []).append(student)
     return table
