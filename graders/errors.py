@@ -119,7 +119,7 @@ class BannedCallError(RuntimeError):
     def __init__(self, name: str, exercise: str, site: str = "", why: str = "") -> None:
         self.name = name
         where = f" (at {site})" if site else ""
-        qualified = name if "." in name else f"torch.distributed.{name}"
+        qualified = name if "." in name or ":" in name else f"torch.distributed.{name}"
         if qualified.endswith(".*"):
             qualified = f"importing {qualified[:-2]}"
         why = why or "this exercise asks you to build it yourself"

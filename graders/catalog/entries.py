@@ -24,6 +24,9 @@ class Exercise:
     #: memory findings of the static scan it may have all the same (``"item"``: an optimizer reads
     #: its step counter with ``.item()``, as torch's own do)
     scan_allows: frozenset[str] = frozenset()
+    #: its contract says "by hand": the operators its graded code runs are admitted from an
+    #: allowlist (:mod:`graders.catalog.hand_math`), and its arithmetic is kept for the checks
+    hand_written: bool = False
 
     @property
     def chapter(self) -> str:
@@ -65,6 +68,7 @@ def exercises_of(
     multi_rank: bool = True,
     launcher: str = "",
     scan_allows: frozenset[str] = frozenset(),
+    hand_written: bool = False,
 ):
     """The exercises of one module: rows of ``(name, parts, title[, symbol])``; the symbol is the
     name unless given."""
@@ -81,4 +85,5 @@ def exercises_of(
             multi_rank,
             launcher,
             scan_allows,
+            hand_written,
         )

@@ -53,6 +53,7 @@ from graders.comm.group_agreement import (
     requested_ranks,
 )
 from graders.comm.guard import ObjectBans, clone, swap_code
+from graders.comm.hand_written import HandWrittenMath
 from graders.comm.operator_bans import OperatorBans, operator_patterns
 from graders.errors import BannedCallError
 
@@ -155,6 +156,8 @@ class Recorder:
         self.kept_groups: list = []
         #: the process groups graded code made (``new_group``), for the task to destroy
         self.made_groups: list = []
+        #: the allowlist of a "by hand" contract, while its student block runs
+        self.hand_written: HandWrittenMath | None = None
         self._wait = self._waiting_function()
 
     # -- lifecycle -------------------------------------------------------------------------
@@ -172,7 +175,13 @@ class Recorder:
         self.doors.install()
 
     def begin(
-        self, exercise: str, banned: frozenset[str], site_root: str, *, side_channels: bool = True
+        self,
+        exercise: str,
+        banned: frozenset[str],
+        site_root: str,
+        *,
+        side_channels: bool = True,
+        hand_written: bool = False,
     ) -> None:
         """Start recording a student call (the trace keeps growing until :meth:`take`).
 
@@ -180,7 +189,9 @@ class Recorder:
         the trampolines, and dotted names of anything else (``"torch.optim.AdamW"``,
         ``"torch.nn.parallel.DistributedDataParallel"``, ``"package.*"``), refused at the object
         until :meth:`end`. ``side_channels`` closes files, sockets and torch's native
-        collectives to graded code (an exercise that runs on several ranks).
+        collectives to graded code (an exercise that runs on several ranks). ``hand_written``
+        admits only the operators a hand-written forward and backward may run
+        (:class:`~graders.comm.hand_written.HandWrittenMath`, kept in :attr:`hand_written`).
         """
         self.exercise = exercise
         self.banned = banned
@@ -203,6 +214,10 @@ class Recorder:
         patterns = operator_patterns(banned)
         if patterns:  # left with the student block's modes (``TaskContext._guarded``)
             OperatorBans(self.bans, patterns).__enter__()
+        # left likewise; read by the task after the block (``TaskContext.hand_written``)
+        self.hand_written = HandWrittenMath(self.bans) if hand_written else None
+        if self.hand_written is not None:
+            self.hand_written.__enter__()
         self.doors.open(side_channels=side_channels)
         self.active = True
 

@@ -13,14 +13,11 @@ import atexit
 import functools
 import hashlib
 import shutil
-import signal
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from graders import config
-from graders.catalog import DOORS
-from graders.comm.doors import SIGNAL_EVERY, SIGNAL_GROUP
 from graders.comm.trace import Traces, parse
 from graders.errors import (
     BannedCall,
@@ -35,6 +32,7 @@ from graders.words.messages import say
 from graders.words.text import Text, each_lang, in_lang
 from graders.world import gloo_errors, reports
 from graders.world.backend import BACKENDS, Placement, gpu_count, place
+from graders.world.banned_report import raise_for_banned
 from graders.world.case_digest import case_digest
 from graders.world.fork_server import ForkServer
 from graders.world.launched.world import LaunchedWorld
@@ -272,7 +270,7 @@ class WorldPool:
             finished = Traces([parse(r.get("trace", [])) if r else [] for r in replies])
             if finished.banned():  # a refused call ended a rank: that, not the wait, is the verdict
                 restart()
-                _raise_for_banned(finished, spec, example)
+                raise_for_banned(finished, spec, example)
             if collected.timed_out:
                 report = reports.hang_report(world, collected, student_dir, deadline, spec.exercise, members)
                 restart()
@@ -288,7 +286,7 @@ class WorldPool:
             restart()
         if todo:
             raise NotStarted(spec.exercise, _todo_detail(todo[0]))
-        _raise_for_banned(traces, spec, example)
+        raise_for_banned(traces, spec, example)
         _raise_for_errors(replies, spec, example)
         _raise_for_python_kept(replies, spec, example)
         return RunResult(
@@ -304,48 +302,6 @@ def _todo_detail(reply: dict) -> Text | str:
     if "missing" in reply:
         return say("not started:missing", file=reply["missing"])
     return ""
-
-
-def _raise_for_banned(traces: Traces, spec: TaskSpec, example: str = "") -> None:
-    hits = traces.banned()
-    if not hits:
-        return
-    rank, event = hits[0]
-    name = event.op.split(":", 1)[1]
-    where = say("at site", site=event.site) if event.site else ""
-    if name == "signal" and event.group:
-        said, hint = _signal_refused(rank, event, spec, where), say("banned:signal:hint")
-        what = say("banned what:door", rank=rank, door=say("banned:door:signal"), name=name, where=where)
-    elif name in DOORS:
-        door = say(f"banned:door:{name}")  # what the door does (catalog.DOORS), in every language
-        what = say("banned what:door", rank=rank, door=door, name=name.removesuffix(".*"), where=where)
-        said, hint = say("banned:door", what=what, exercise=spec.exercise), say("banned:door:hint")
-    else:
-        qualified = name if "." in name else f"torch.distributed.{name}"
-        if qualified.endswith(".*"):  # a banned module tree
-            what = say("banned what:import", rank=rank, name=qualified[:-2], where=where)
-            said = say("banned:import", what=what, exercise=spec.exercise)
-        else:
-            what = say("banned what:call", rank=rank, name=qualified, where=where)
-            said = say("banned:call", what=what, exercise=spec.exercise)
-        hint = say("banned:call:hint")
-    raise BannedCall(said, hint, example=example, note=f"{what} (banned)")
-
-
-def _signal_refused(rank: int, event, spec: TaskSpec, where) -> Text:
-    """The refused signal of ``event`` (its number in ``nbytes``, its target in ``group``), said."""
-    number, target = event.nbytes, event.group[0]
-    try:
-        signame = signal.Signals(number).name
-    except ValueError:
-        signame = f"signal {number}"
-    if target == SIGNAL_EVERY:
-        whom = say("signal target:every")
-    elif target == SIGNAL_GROUP:
-        whom = say("signal target:group")
-    else:
-        whom = say("signal target:grading", pid=target)
-    return say("banned:signal", rank=rank, signal=signame, target=whom, where=where, exercise=spec.exercise)
 
 
 def _raise_for_errors(replies: list[dict], spec: TaskSpec, example: str = "") -> None:

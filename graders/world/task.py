@@ -46,6 +46,8 @@ class TaskSpec:
     reuse: bool = False
     #: its deadline is this many task deadlines (a whole training run on up to 8 processes)
     deadline_factor: float = 1.0
+    #: its contract says "by hand" (``Exercise.hand_written``)
+    hand_written: bool = False
 
 
 def _mode_depths() -> tuple[int, int]:
@@ -84,6 +86,7 @@ def task(exercise: str | Exercise, *, reuse: bool = False, deadline_factor: floa
             frozenset(entry.scan_allows),
             reuse,
             deadline_factor,
+            entry.hand_written,
         )
         return fn
 
@@ -174,6 +177,7 @@ class TaskContext:
             self.spec.banned,
             self.location.graded_root,
             side_channels=self.spec.multi_rank,
+            hand_written=self.spec.hand_written,
         )
         try:
             yield
@@ -266,8 +270,17 @@ class TaskContext:
 
     def graded_request(self, frame) -> bool:
         """Whether graded code is behind the call running in ``frame`` (for a dispatch mode of the
-        kit's own, such as :class:`graders.training.autograd_watch.RecordedOps`)."""
+        kit's own)."""
         return self._worker.recorder.bans.graded_request(frame)
+
+    def hand_written(self) -> dict:
+        """What the allowlist of a "by hand" exercise saw graded code do since the last call (or
+        the student block's start): the work by direction (``{"macs", "largest"}``) and what
+        autograd recorded (:class:`graders.comm.hand_written.HandWrittenMath`); ``{}`` for any
+        other exercise. Call it once before the part to judge, to leave out the import and the
+        construction."""
+        watch = self._worker.recorder.hand_written
+        return watch.take() if watch is not None else {}
 
     def barrier(self, ranks: tuple[int, ...] | None = None) -> None:
         """A barrier for the kit's own synchronisation (not recorded, never banned)."""

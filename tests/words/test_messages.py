@@ -192,20 +192,27 @@ def test_what_the_world_reports_reads_in_the_students_language():
     from graders.comm.trace import Traces, parse
     from graders.errors import BannedCall, NotStarted, StudentError, TaskHang
     from graders.world import pool, reports
+    from graders.world.banned_report import raise_for_banned
     from graders.world.task import TaskSpec
 
     spec = TaskSpec("ch2.ring_shift", "collectives", "ring_shift")
     example = "world_size=2"
     banned = Traces([parse([("banned:all_reduce", 0, -1, (), 0, "collectives.py:9 in ring_shift")]), []])
     with pytest.raises(BannedCall) as info:
-        pool._raise_for_banned(banned, spec, example)
+        raise_for_banned(banned, spec, example)
     assert str(info.value).startswith("rank 0 called torch.distributed.all_reduce at collectives.py:9")
     assert "rank 0 đã gọi torch.distributed.all_reduce tại collectives.py:9" in info.value.localized["vi"]
     assert "\nví dụ: world_size=2\ngợi ý: bài tập này" in info.value.localized["vi"]
     door = Traces([parse([("banned:gc.get_objects", 0, -1, (), 0, "")])])
     with pytest.raises(BannedCall) as info:
-        pool._raise_for_banned(door, spec)
+        raise_for_banned(door, spec)
     assert "rank 0 đã duyệt qua mọi đối tượng đang tồn tại (gc.get_objects)" in info.value.localized["vi"]
+    event = ("banned:operator:aten::is_same_size", 0, -1, (), 0, "layers.py:7 in backward")
+    refused = Traces([parse([event])])
+    with pytest.raises(BannedCall) as info:
+        raise_for_banned(refused, TaskSpec("ch6.row_parallel_linear", "layers", "RowParallelLinear"))
+    assert str(info.value).startswith("rank 0 ran the operator aten::is_same_size at layers.py:7 in backward")
+    assert "rank 0 đã chạy toán tử aten::is_same_size" in info.value.localized["vi"]
 
     error = {"type": "ValueError", "message": "rank 1 gives up", "traceback": ""}
     with pytest.raises(StudentError) as info:

@@ -27,6 +27,7 @@ CHAPTER = Chapter(
             "mappings",
             *((name, {"forward": 1, "backward": 1}, title) for name, title in TP_MAPPINGS.items()),
             banned=TORCH_TENSOR_PARALLEL,
+            hand_written=True,
         ),
         *exercises_of(
             "ch6",
@@ -66,6 +67,7 @@ CHAPTER = Chapter(
                 "RowParallelLinear",
             ),
             banned=TORCH_TENSOR_PARALLEL | AUTOGRAD_CALLS,
+            hand_written=True,
         ),
         *exercises_of(
             "ch6",

@@ -7,12 +7,15 @@ teaching message naming the rank and the example.
 
 from __future__ import annotations
 
+import math
+
 import torch
 
 from graders.chapters.ch6 import reference
 from graders.chapters.ch6.cases import MAPPINGS, LinearCase, MappingCase
 from graders.chapters.ch6.graph import MATMUL_NODES, PLUMBING_NODES
 from graders.comm.collective_calls import assert_exact_calls
+from graders.judge.arithmetic import Work, assert_work_within, recorded_ops
 from graders.judge.checks import assert_tensor_equal, assert_unchanged, fail
 from graders.words.messages import say
 
@@ -52,6 +55,16 @@ def assert_mapping_forward(run, case: MappingCase) -> None:
         )
     calls = _mapping_calls(case, "forward")
     assert_exact_calls(run.traces, case.ranks, "forward_end", calls, case, hint, direction=say("ch6:forward"))
+    _assert_mapping_work(run, case, "forward")
+
+
+def _assert_mapping_work(run, case: MappingCase, direction: str) -> None:
+    """A conjugate only moves values: no matrix product, and no tensor larger than the group's
+    whole input (what a gather makes)."""
+    bound = Work(0, case.n * case.numel, say("ch6:mapping work", mapping=case.mapping))
+    hint = say("ch6:mapping recorded:hint")
+    for rank in case.ranks:
+        assert_work_within(run[rank]["hand_written"], direction, bound, rank=rank, case=case, hint=hint)
 
 
 def assert_mapping_backward(run, case: MappingCase) -> None:
@@ -62,14 +75,15 @@ def assert_mapping_backward(run, case: MappingCase) -> None:
         what = say("ch6:input grad", rank=rank)
         assert_tensor_equal(run[rank]["grad"], expected[i][1], what=what, case=case, hint=hint)
     for rank in case.ranks:
-        recorded = run[rank].get("recorded") or []
-        if recorded:
-            said = {"rank": rank, "mapping": case.mapping, "ops": ", ".join(recorded)}
-            fail(say("ch6:mapping recorded", **said), case, say("ch6:mapping recorded:hint"))
+        ops = recorded_ops(run[rank]["hand_written"])
+        if ops:
+            said = say("ch6:mapping recorded", rank=rank, mapping=case.mapping, ops=ops)
+            fail(said, case, say("ch6:mapping recorded:hint"))
     calls = _mapping_calls(case, "backward")
     assert_exact_calls(
         run.traces, case.ranks, "backward_end", calls, case, hint, direction=say("ch6:backward")
     )
+    _assert_mapping_work(run, case, "backward")
 
 
 # -- the linear layers ----------------------------------------------------------------------------
@@ -197,12 +211,33 @@ def assert_hand_written_backward(run, case: LinearCase) -> None:
                 fail(say("ch6:autograd on the path", **said), case, hint)
         if nodes.get("graph_in_backward"):
             fail(say("ch6:graph in backward", rank=rank), case, hint)
-        if nodes.get("recorded"):
-            fail(say("ch6:graph recorded", rank=rank, ops=", ".join(nodes["recorded"])), case, hint)
+        report = nodes.get("hand_written", {})
+        if recorded_ops(report):
+            fail(say("ch6:graph recorded", rank=rank, ops=recorded_ops(report)), case, hint)
+        for direction, bound in row_layer_work(case).items():
+            assert_work_within(report, direction, bound, rank=rank, case=case, hint=hint)
         for name in names:
             verdict = nodes.get("returned", {}).get(name, "not returned")
             if verdict != "kept":
                 fail(say("ch6:gradient not returned", rank=rank, name=name, verdict=verdict), case, hint)
+
+
+def row_layer_work(case: LinearCase) -> dict[str, Work]:
+    """What a rank's row layer computes: forward one product ``[N, in/t] × [in/t, out]`` of its
+    ``N`` tokens (the whole sequence, also with sequence parallelism), backward two of the same
+    size (the input's and the weight's gradients) and, for a bias summed by a product, ``N × out``.
+    No tensor larger than the layer's own: its whole input or output gradient, or its weight."""
+    tokens = math.prod(case.lead)
+    local = case.in_features // case.n
+    product = tokens * case.out_features * local
+    largest = max(tokens * case.in_features, tokens * case.out_features, case.out_features * local)
+    shape = f"{tokens}×{local}·{local}×{case.out_features}"
+    return {
+        "forward": Work(product, largest, say("ch6:row work:forward", shape=shape)),
+        "backward": Work(
+            2 * product + tokens * case.out_features, largest, say("ch6:row work:backward", shape=shape)
+        ),
+    }
 
 
 def _hand_or_plumbing(kind: str) -> bool:

@@ -15,7 +15,6 @@ import torch
 import torch.distributed as dist
 
 from graders.chapters.ch6 import graph
-from graders.training.autograd_watch import RecordedOps
 from graders.training.backward import backpropagate
 from graders.training.owned import only_own_chunk
 from graders.world.task import task
@@ -36,19 +35,20 @@ def _run_mapping(ctx, case, name: str):
         return None
     i = ctx.group_rank(case.group)
     x = case.inputs[i].clone().requires_grad_()
-    recorded = RecordedOps(ctx.graded_request)  # a conjugate is a Function: autograd records none of it
-    with ctx.student_code() as student, recorded:
+    with ctx.student_code() as student:
+        ctx.hand_written()  # the import is not the mapping's work
         y = getattr(student, name)(x, group=group)
         ctx.mark("forward_end")
         skipped = backpropagate(y, case.grads[i])
         ctx.mark("backward_end")
     output = y.detach() if isinstance(y, torch.Tensor) else plain(y)
+    # a conjugate is a Function: autograd records none of it, and it computes nothing but copies
     return {
         "output": output,
         "input_after": x.detach(),
         "grad": grad_of(x),
         "skipped": skipped,
-        "recorded": recorded.computed(),
+        "hand_written": ctx.hand_written(),
     }
 
 
@@ -112,24 +112,23 @@ def _run_linear(ctx, case, student, group, *, by_hand: bool = False) -> dict:
     x, g = linear_local(case, i)
     x.requires_grad_()
     layer = _build_linear(student, case, group, i)
-    recorded = RecordedOps(ctx.graded_request) if by_hand else contextlib.nullcontext()
-    with recorded:  # what autograd records of the layer's forward and backward, at the dispatcher
-        y = layer(x)
-        ctx.mark("forward_end")
-        weight, bias = getattr(layer, "weight", None), getattr(layer, "bias", None)
-        tensors = {"weight": weight, "bias": bias, "input": x}
-        nodes, watch = {}, contextlib.nullcontext()
-        if isinstance(y, torch.Tensor):
-            nodes = {**graph.gradient_sources(y, tensors), "paths": graph.path_kinds(y, tensors)}
-            if by_hand:
-                watch = graph.ReturnedGradients(y, {"weight": weight, "bias": bias})
-        with watch:
-            skipped = backpropagate(y, g)
+    ctx.hand_written()  # the import and the construction are not the layer's work
+    y = layer(x)
+    ctx.mark("forward_end")
+    weight, bias = getattr(layer, "weight", None), getattr(layer, "bias", None)
+    tensors = {"weight": weight, "bias": bias, "input": x}
+    nodes, watch = {}, contextlib.nullcontext()
+    if isinstance(y, torch.Tensor):
+        nodes = {**graph.gradient_sources(y, tensors), "paths": graph.path_kinds(y, tensors)}
+        if by_hand:
+            watch = graph.ReturnedGradients(y, {"weight": weight, "bias": bias})
+    with watch:
+        skipped = backpropagate(y, g)
     if isinstance(watch, graph.ReturnedGradients):
         nodes["returned"] = watch.verdicts({"weight": weight, "bias": bias})
         nodes["graph_in_backward"] = watch.graph_in_backward
-    if isinstance(recorded, RecordedOps):
-        nodes["recorded"] = recorded.computed()
+    if by_hand:  # what autograd recorded and what the layer computed, at the dispatcher
+        nodes["hand_written"] = ctx.hand_written()
     ctx.mark("backward_end")
     return {
         "output": y.detach() if isinstance(y, torch.Tensor) else plain(y),
