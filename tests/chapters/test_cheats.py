@@ -68,6 +68,8 @@ BANNED_FUNC = "called torch.func.vjp"
 #: a "by hand" contract's allowlist (graders.comm.hand_written)
 AUTOGRAD_NODE = "ran operators inside autograd's node"
 NOT_ADMITTED = "which code written by hand may not do"
+#: a pipeline that runs a forward again (graders.judge.schedule_order)
+RECOMPUTED = "forwards for the"
 CH6_EXERCISES = [e.id for e in CHAPTERS["ch6"].exercises]
 CH8_EXERCISES = [e.id for e in CHAPTERS["ch8"].exercises]
 CH9_EXERCISES = [e.id for e in CHAPTERS["ch9"].exercises]
@@ -338,6 +340,15 @@ ROWS = [
         "ch7.run_pipeline",
         {"memory": "removed the hooks of its stage module"},
     ),
+    # the order a schedule gives: each forward once, in the schedule's order, with the schedule's
+    # microbatches in flight (issue 45 §4): recomputing by hand, under no_grad or with a dropped
+    # graph, or by torch.utils.checkpoint; and an executor that runs its own order
+    *(
+        Verdict(f"ch7/{name}", "ch7.run_pipeline", {"memory": RECOMPUTED})
+        for name in ("executor_no_grad_recompute", "executor_detached_recompute", "executor_checkpointed")
+    ),
+    Verdict("ch7/executor_always_1f1b", "ch7.run_pipeline", {"memory": "did not run its schedule"}),
+    Verdict("ch7/executor_state_machine", "ch7.run_pipeline", FULL),
     Verdict("ch5/zmem_import", "ch5.zero_memory_per_gpu", {"formula": KIT, "paper": KIT}),
     Verdict("ch5/zmem_import_module", "ch5.zero_memory_per_gpu", {"formula": KIT, "paper": KIT}),
     Verdict(
@@ -754,6 +765,11 @@ ROWS = [
     # poisoned: a rank computing its tp neighbours' heads reads their NaN rows
     # the schedule the contract names: GPipe holds every microbatch's activations at its peak
     Verdict("ch11/gpipe_schedule", "ch11.trainer_3d", {"memory": "1F1B holds the activations"}),
+    # the capstone's blocks run the stage's 1F1B order (issue 45 §4): checkpointed blocks, an
+    # executor that recomputes, microbatches one at a time
+    Verdict("ch11/capstone_checkpointed_blocks", "ch11.trainer_3d", {"memory": RECOMPUTED}),
+    Verdict("ch11/capstone_no_grad_recompute", "ch11.trainer_3d", {"memory": RECOMPUTED}),
+    Verdict("ch11/capstone_sequential_microbatches", "ch11.trainer_3d", {"memory": "did not run its schedule"}),
     Verdict("ch11/tp_skipped", "ch11.trainer_3d", {"result": "the loss is NaN"}),
     # poisoned: a replica reading the whole global batch meets the other columns' -1 ids
     Verdict("ch11/dp_all_columns", "ch11.trainer_3d", {"result": "out of"}),

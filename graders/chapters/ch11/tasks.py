@@ -19,9 +19,11 @@ import torch.distributed as dist
 
 from graders.chapters.ch11.cases import DIMS
 from graders.chapters.ch11.framework import handed
+from graders.comm.callers import GRADED_PACKAGE
 from graders.comm.recorder import REAL
 from graders.training.live_memory import LiveLedger
 from graders.training.optimizer_watch import OptimizerWatch
+from graders.training.schedule_meter import ScheduleMeter
 from graders.world.task import task
 from graders.world.values import plain
 
@@ -150,6 +152,26 @@ def trainer_3d_measured(ctx, case):
     return _train_3d(ctx, case, ledger=LiveLedger(ctx.location.graded_root, python_heap="steady"))
 
 
+#: the student's attention block (chapter 6), which every layer of a stage runs through once per
+#: microbatch forward and backward
+ATTENTION_BLOCK = (f"{GRADED_PACKAGE}.ch6.blocks", "ParallelAttention")
+
+
+def _meter_blocks(ledger: LiveLedger) -> ScheduleMeter:
+    """A :class:`ScheduleMeter` on every attention block the trainer built on this rank (found among
+    the live objects, not through the trainer): each must run the stage's 1F1B order."""
+    meter = ScheduleMeter()
+    with ledger.paused():
+        blocks = [
+            o
+            for o in gc.get_objects()
+            if isinstance(o, torch.nn.Module) and (type(o).__module__, type(o).__name__) == ATTENTION_BLOCK
+        ]
+    for i, block in enumerate(blocks):
+        meter.watch(block, f"block {i}")
+    return meter
+
+
 def _same_bits(a: torch.Tensor, b: torch.Tensor) -> bool:
     """Equal to the bit (NaN included: a poisoned entry handed back unchanged is unchanged)."""
     return a.shape == b.shape and a.dtype == b.dtype and torch.equal(a.view(torch.uint8), b.view(torch.uint8))
@@ -176,6 +198,7 @@ def _train_3d(ctx, case, ledger: LiveLedger | None):
                 **case.hparams,
             )
             ctx.mark("constructed")
+            meter = _meter_blocks(ledger) if ledger is not None else None
             for step, (tokens, targets) in enumerate(batches):
                 ctx.note(f"step {step}")
                 if ledger is not None:
@@ -193,6 +216,7 @@ def _train_3d(ctx, case, ledger: LiveLedger | None):
         if ledger is not None:
             value["kept"] = min(kept[1:] or kept)
             value["peak"] = max(p.bytes for p in ledger.peaks.values())
+            value["blocks"] = list(meter.read().values())
         finished = True
         return value
     finally:

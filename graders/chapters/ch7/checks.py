@@ -28,6 +28,7 @@ from graders.chapters.ch7.simulator import (
 from graders.errors import GradingFailure
 from graders.judge import figures
 from graders.judge.checks import assert_number_close, assert_tensor_equal, fail
+from graders.judge.schedule_order import assert_follows_schedule
 from graders.words.messages import say
 from graders.words.text import Text, join
 
@@ -278,27 +279,33 @@ def assert_pipeline_gradients(run, case: cases.PipelineCase) -> None:
 
 
 def assert_activation_peak(run, case: cases.PipelineCase) -> None:
-    """Right gradients, and no stage keeps more microbatches' saved activations alive than its
-    schedule has in flight."""
+    """Right gradients, and every stage runs its schedule: each forward once, in the schedule's
+    order, holding as many microbatches' saved activations as the schedule has in flight (never
+    more: the picture of the schedule shows why; never fewer: a forward that kept nothing was
+    run again before its backward)."""
     assert_pipeline_gradients(run, case)
     for s, rank in enumerate(case.ranks):
-        if not run[rank]["meters_intact"]:
+        record = run[rank]
+        if not record["intact"]:
             fail(say("ch7:hooks removed", s=s, rank=rank), case)
-        if run[rank]["forwards"] < case.m:
-            fail(say("ch7:forwards bypassed", s=s, rank=rank, calls=run[rank]["forwards"], m=case.m), case)
-        peak, bound = run[rank]["peak"], case.peak(s)
-        if peak <= bound:
-            continue
-        why = {
-            "gpipe": say("ch7:activation peak:gpipe"),
-            "1f1b": say("ch7:activation peak:1f1b", bound=case.p - s),
-        }
-        raise schedule_failure(
-            say("ch7:activation peak", s=s, rank=rank, peak=peak, bound=bound, why=why.get(case.kind, "")),
-            case,
-            say("ch7:activation peak:hint"),
-            simulate(normalize(case.schedule, case.p, case.m), case.p, case.m),
-        )
+        if record["forwards"] < case.m:
+            fail(say("ch7:forwards bypassed", s=s, rank=rank, calls=record["forwards"], m=case.m), case)
+        peak, bound = record["peak"], case.peak(s)
+        if peak > bound:
+            why = {
+                "gpipe": say("ch7:activation peak:gpipe"),
+                "1f1b": say("ch7:activation peak:1f1b", bound=case.p - s),
+            }
+            raise schedule_failure(
+                say(
+                    "ch7:activation peak", s=s, rank=rank, peak=peak, bound=bound, why=why.get(case.kind, "")
+                ),
+                case,
+                say("ch7:activation peak:hint"),
+                simulate(normalize(case.schedule, case.p, case.m), case.p, case.m),
+            )
+        who = say("ch7:stage", s=s, rank=rank)
+        assert_follows_schedule(record, case.schedule[s], who=who, case=case, hint=say("ch7:order:hint"))
 
 
 def assert_neighbour_traffic(run, case: cases.PipelineCase) -> None:

@@ -29,6 +29,7 @@ from graders.comm.volume import ring_bytes_sent
 from graders.judge import figures
 from graders.judge.checks import fail
 from graders.judge.figures import Picture
+from graders.judge.schedule_order import assert_follows_schedule, one_f_one_b_row
 from graders.words.messages import say
 
 #: a collective this small is bookkeeping (the loss, a step counter): it may go to any group
@@ -308,3 +309,20 @@ def assert_memory(run, case) -> None:
                 "microbatches": case.microbatches,
             }
             fail(say("ch11:memory peak", **said), case, say("ch11:memory peak:hint"))
+    assert_blocks_run_1f1b(run, case)
+
+
+def assert_blocks_run_1f1b(run, case) -> None:
+    """Every attention block of a stage runs the stage's 1F1B order, step after step: each
+    microbatch's forward once, its backward after it, the 1F1B number of microbatches in flight."""
+    hint = say("ch11:1f1b order:hint")
+    for rank in case.ranks:
+        blocks = run[rank]["blocks"]
+        stage = training.coords(case, rank)["pp"]
+        if len(blocks) != case.layers // case.pp:
+            said = {"rank": rank, "found": len(blocks), "layers": case.layers // case.pp}
+            fail(say("ch11:blocks not found", **said), case, hint)
+        row = one_f_one_b_row(case.pp, case.microbatches, stage) * case.steps
+        for i, record in enumerate(blocks):
+            who = say("ch11:block of rank", rank=rank, block=i, stage=stage)
+            assert_follows_schedule(record, row, who=who, case=case, hint=hint)
