@@ -141,6 +141,7 @@ DOORS: dict[str, str] = {
     "gc.get_objects": "walks every live object",
     "gc.get_referrers": "walks live objects",
     "gc.get_referents": "walks live objects",
+    "gc.freeze": "hides live objects from the collector, where the live ledger finds them",
     "function.__new__": "builds a function from a code object",
     "code.__new__": "builds a code object",
     "function.__code__": "reads or rewrites a function's code object",
@@ -205,6 +206,7 @@ PROCESS_GROUP_METHODS = frozenset(
 #: doors that are objects, refused like banned ones in every exercise: dotted name -> door
 DOOR_OBJECTS: dict[str, str] = {
     "signal.signal": "signal.signal",
+    "gc.freeze": "gc.freeze",
     "threading._start_new_thread": "thread",
     "torch.utils._python_dispatch._disable_current_modes": "dispatch",
     "torch.utils._python_dispatch._pop_mode": "dispatch",

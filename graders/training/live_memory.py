@@ -13,8 +13,12 @@ student's object, so nothing can be hidden from a walk.
 What is counted:
 
 * each storage once, at its full size (a view keeps its whole buffer alive);
-* only storages made inside the ledger: what the kit builds inside :meth:`LiveLedger.paused`
-  (snapshots, reference copies) is not the student's;
+* a storage however it was made: one filled from data below the dispatcher
+  (``torch.tensor(list)``, ``from_numpy``) is adopted as it enters it (``aten::lift_fresh``), and
+  any other (a foreign buffer, a storage by hand) when a sweep of the live objects finds it
+  (:mod:`graders.training.live_sweep`: at every phase boundary and whenever kit code steps in);
+* only storages made inside the ledger: what was alive when it started, and what the kit builds
+  inside :meth:`LiveLedger.paused` (snapshots, reference copies), is not the student's;
 * not memory outside torch storages: the memory-graded exercises ban numpy, files and threads
   (``catalog.MEMORY_DOORS``), and a graded ledger counts the Python objects graded code keeps
   with :class:`graders.training.python_heap.PythonHeap`.
@@ -36,9 +40,13 @@ from dataclasses import dataclass
 import torch
 from torch.utils._python_dispatch import TorchDispatchMode, _disable_current_modes
 
+from graders.training.live_sweep import StorageSweep
 from graders.training.python_heap import PythonHeap, register
 
 _Tensor = torch.Tensor
+#: ``torch.tensor(data)`` and its kin (``as_tensor``, ``new_tensor``, the legacy constructors,
+#: ``from_numpy``) fill a fresh tensor below the dispatcher, then hand it to this operator
+_LIFT_FRESH = torch.ops.aten.lift_fresh.default
 
 
 @dataclass
@@ -88,6 +96,8 @@ class LiveLedger(TorchDispatchMode):
         self._births = itertools.count()
         self._refs: dict[int, weakref.ref] = {}
         self._paused = 0
+        #: the storages found by what holds them, and those that are the kit's
+        self.sweep = StorageSweep(self._sizes)
         #: bytes alive per (phase, step) they were born in, and the peak of the current one's
         self.born_alive: dict[tuple[str, int], int] = {}
         self.fresh_peaks: dict[str, int] = {}
@@ -191,6 +201,16 @@ class LiveLedger(TorchDispatchMode):
             if born == phase and (step is None or at == step) and key in sizes and key in births
         }
 
+    def storages_born_in(self, phase: str) -> list:
+        """The tracked storages alive now that came to life in ``phase`` (of any step)."""
+        found = []
+        for key, (born, _) in list(self._born.items()):
+            ref = self._refs.get(key)
+            storage = ref() if ref is not None else None
+            if born == phase and storage is not None:
+                found.append(storage)
+        return found
+
     def _storage_resized(self, storage) -> None:
         """``UntypedStorage.resize_`` changes a buffer without an operator (FSDP frees gathered
         parameters so): keep the count true, and count a buffer graded code grows."""
@@ -213,6 +233,7 @@ class LiveLedger(TorchDispatchMode):
             ledger._storage_resized(storage)
             return storage
 
+        self.sweep.start()  # what is alive now (cases, models, references) is the kit's
         self._patches = contextlib.ExitStack()
         self._patches.enter_context(class_attribute(torch.UntypedStorage, "resize_", resize_))
         self._patches.enter_context(class_attribute(torch.UntypedStorage, "__new__", made_by_hand))
@@ -221,6 +242,7 @@ class LiveLedger(TorchDispatchMode):
         return super().__enter__()
 
     def __exit__(self, *exc):
+        self.sweep.stop()
         self._patches.close()
         if self.heap is not None:
             self.heap.phase_ended(self.phase, self.step)
@@ -228,7 +250,18 @@ class LiveLedger(TorchDispatchMode):
         return super().__exit__(*exc)
 
     # -- phases ------------------------------------------------------------------------------
+    def adopt_found(self, where: str = "sweep") -> None:
+        """Count the storages alive that the ledger did not see being made (see the module)."""
+        if self._paused:
+            return
+        found = self.sweep.found()
+        for storage in found:
+            self._adopt(storage)
+        if found and self.total > self._peak.bytes:
+            self._sample(where)
+
     def enter(self, phase: str, *, step: int | None = None) -> None:
+        self.adopt_found(f"end of {self.phase}")
         if self.heap is not None:
             self.heap.phase_ended(self.phase, self.step)
         self.phase = phase
@@ -241,18 +274,27 @@ class LiveLedger(TorchDispatchMode):
 
     @contextlib.contextmanager
     def paused(self) -> Iterator[None]:
-        """Kit code inside graded code: what it allocates is not counted."""
+        """Kit code inside graded code: what it allocates is not counted. What graded code made
+        before it is swept first; what is new when it ends is the kit's."""
+        outermost = not self._paused
+        if outermost:
+            self.adopt_found("kit code")
+            self.sweep.paused = True
         self._paused += 1
         try:
             with _disable_current_modes():
                 yield
         finally:
             self._paused -= 1
+            if outermost:
+                self.sweep.exclude_new()
+                self.sweep.paused = False
 
     def summary(self) -> dict:
         """``{phase: {"bytes", "where"}}``: the peaks; ``fresh:<phase>``: the most bytes born in
         one step's ``phase`` alive at once; ``gathered:<phase>``: the most bytes of all-gather
         outputs alive at once."""
+        self.adopt_found()
         peaks = {phase: peak.plain() for phase, peak in self.peaks.items()}
         fresh = {f"fresh:{phase}": {"bytes": size, "where": ""} for phase, size in self.fresh_peaks.items()}
         gathered = {f"gathered:{phase}": peak.plain() for phase, peak in self.gathered_peaks.items()}
@@ -274,10 +316,15 @@ class LiveLedger(TorchDispatchMode):
             tensors_in(out, outputs)
         inputs = before
         sizes = self._sizes
+        fresh_data = func is _LIFT_FRESH  # a tensor made from data enters here, over a new storage
         for tensor in outputs:
             storage = tensor.untyped_storage()
             if id(storage) in sizes:
                 self._adopt(storage)  # may have been resized
+                continue
+            if fresh_data:
+                if not self.sweep.is_excluded(storage):
+                    self._adopt(storage)
                 continue
             if inputs is None:
                 found: list = []

@@ -168,6 +168,7 @@ def test_banned_objects_outside_torch_distributed_are_refused_then_restored(pool
         ("reads_the_grader_frame", r"\(sys._getframe\)"),
         ("reads_a_frame_through_a_traceback", r"reads a frame through a traceback"),
         ("walks_every_object", r"\(gc.get_objects\)"),
+        ("hides_objects_from_the_collector", r"\(gc.freeze\)"),
         ("calls_native_code", r"calls native code \(ctypes\)"),
         ("installs_a_signal_handler", r"installs a signal handler"),
         ("reads_frames_from_code_it_compiled", r"\(sys._getframe\)"),

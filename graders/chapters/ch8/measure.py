@@ -30,7 +30,20 @@ class MatmulFlops(TorchDispatchMode):
         return out
 
 
-def kept_after_forward(ledger, out) -> int:
-    """Bytes of the storages born in the ledger's ``forward`` phase still alive, ``out``'s aside."""
+def kept_after_forward(ledger, out, rng_state: torch.Tensor | None = None) -> int:
+    """Bytes of the storages born in the ledger's ``forward`` phase still alive, ``out``'s aside,
+    and a copy of ``rng_state`` aside (the generator's state when forward began, which a
+    checkpoint keeps to repeat its randomness): only a storage equal to it byte for byte."""
     alive = sum(ledger.alive_born_in("forward").values())
-    return alive - (ledger.bytes_of([out]) if isinstance(out, torch.Tensor) else 0)
+    kept = alive - (ledger.bytes_of([out]) if isinstance(out, torch.Tensor) else 0)
+    if rng_state is not None:
+        state = rng_state.view(torch.uint8).flatten()
+        for storage in ledger.storages_born_in("forward"):
+            if storage.nbytes() == state.numel() and _bytes(storage).equal(state):
+                kept -= storage.nbytes()
+                break
+    return kept
+
+
+def _bytes(storage) -> torch.Tensor:
+    return torch.empty(0, dtype=torch.uint8).set_(storage)

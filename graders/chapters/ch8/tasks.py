@@ -210,10 +210,13 @@ def checkpoint(ctx, case):
     ledger = LiveLedger(ctx.location.chapter_dir, python_heap=("forward",))
     with ledger, ctx.student_code() as student:
         ledger.enter("forward")
+        with ledger.paused():
+            rng_state = torch.get_rng_state()  # what the checkpoint keeps to repeat its randomness
         with saved, forward_flops:
             out = student.checkpoint(block, x)
         ledger.enter("between")
-        kept = kept_after_forward(ledger, out)
+        with ledger.paused():
+            kept = kept_after_forward(ledger, out, rng_state)
         ctx.mark("forward_end")
         torch.rand(RNG_BETWEEN)
         with backward_flops:
