@@ -24,7 +24,7 @@ def test_sgd_steps_like_torch(harness, impl, case):
 @given(case=cases.optimizer_cases("sgd", every_param_stepped=True))
 @smallest_first(*cases.EDGES["sgd"])
 def test_sgd_keeps_one_buffer(harness, impl, case):
-    checks.assert_optimizer_state(harness.run(tasks.sgd, impl, case), case)
+    checks.assert_optimizer_state(harness.run(tasks.sgd_state, impl, case), case)
 
 
 @exercise("ch3.adam", part="result")
@@ -38,7 +38,7 @@ def test_adam_steps_like_torch(harness, impl, case):
 @given(case=cases.optimizer_cases("adam", every_param_stepped=True))
 @smallest_first(*cases.EDGES["adam"])
 def test_adam_keeps_two_moments(harness, impl, case):
-    checks.assert_optimizer_state(harness.run(tasks.adam, impl, case), case)
+    checks.assert_optimizer_state(harness.run(tasks.adam_state, impl, case), case)
 
 
 @exercise("ch3.adamw", part="result")
@@ -52,7 +52,7 @@ def test_adamw_steps_like_torch(harness, impl, case):
 @given(case=cases.optimizer_cases("adamw", every_param_stepped=True))
 @smallest_first(*cases.EDGES["adamw"])
 def test_adamw_keeps_two_moments(harness, impl, case):
-    checks.assert_optimizer_state(harness.run(tasks.adamw, impl, case), case)
+    checks.assert_optimizer_state(harness.run(tasks.adamw_state, impl, case), case)
 
 
 @exercise("ch3.adagrad", part="result")
@@ -66,7 +66,7 @@ def test_adagrad_steps_like_torch(harness, impl, case):
 @given(case=cases.optimizer_cases("adagrad", every_param_stepped=True))
 @smallest_first(*cases.EDGES["adagrad"])
 def test_adagrad_keeps_one_sum(harness, impl, case):
-    checks.assert_optimizer_state(harness.run(tasks.adagrad, impl, case), case)
+    checks.assert_optimizer_state(harness.run(tasks.adagrad_state, impl, case), case)
 
 
 @exercise("ch3.lion", part="result")
@@ -80,4 +80,4 @@ def test_lion_steps_like_the_paper(harness, impl, case):
 @given(case=cases.optimizer_cases("lion", every_param_stepped=True))
 @smallest_first(*cases.EDGES["lion"])
 def test_lion_keeps_one_moment(harness, impl, case):
-    checks.assert_optimizer_state(harness.run(tasks.lion, impl, case), case)
+    checks.assert_optimizer_state(harness.run(tasks.lion_state, impl, case), case)

@@ -25,6 +25,7 @@ def test_fsdp(harness, impl, case):
 
 @exercise("ch4.fsdp", part="memory")
 @given(case=cases.train_cases(max_world=3))
+@example(case=EDGE[4])
 @example(case=EDGE[3])
 def test_fsdp_memory(harness, impl, case):
     memory.assert_sharded_memory(harness.run(tasks.fsdp_measured, impl, case), case)

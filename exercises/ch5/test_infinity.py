@@ -57,6 +57,7 @@ def test_infinity_reads_the_next_partition_while_stepping(harness, impl, case):
 @given(case=cases.infinity_cases(min_world=2, optimizers=ADAMW))
 @STRUCTURE
 @example(case=cases.edge(2, optimizer=cases.ADAMW, partitions=5))
+@example(case=cases.edge(2, optimizer=cases.ADAMW, partitions=5, wide=True))
 def test_infinity_holds_two_partitions_at_most(harness, impl, case):
     infinity_checks.assert_memory(harness.run(infinity_tasks.infinity_measured, impl, case), case)
 

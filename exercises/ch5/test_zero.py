@@ -36,6 +36,7 @@ def test_zero1(harness, impl, case):
 @exercise("ch5.zero1", part="memory")
 @given(case=cases.train_cases(min_world=2, optimizers=ADAMW))
 @STRUCTURE
+@example(case=cases.edge(2, optimizer=cases.ADAMW, wide=True))
 @example(case=cases.edge(3, optimizer=cases.ADAMW))
 def test_zero1_partitions_optimizer_state(harness, impl, case):
     memory.assert_zero1_memory(harness.run(tasks.zero1_measured, impl, case), case)
@@ -72,6 +73,7 @@ def test_zero2(harness, impl, case):
 @exercise("ch5.zero2", part="memory")
 @given(case=cases.train_cases(min_world=2, buckets=True, optimizers=ADAMW))
 @STRUCTURE
+@example(case=cases.edge(2, bucket_cap_mb=0.01, optimizer=cases.ADAMW, wide=True))
 @example(case=cases.edge(4, bucket_cap_mb=0.0001, optimizer=cases.ADAMW))
 def test_zero2_releases_gradients(harness, impl, case):
     memory.assert_zero2_memory(harness.run(tasks.zero2_measured, impl, case), case)
@@ -102,6 +104,7 @@ def test_zero3(harness, impl, case):
 @exercise("ch5.zero3", part="memory")
 @given(case=cases.train_cases(min_world=2, optimizers=ADAMW))
 @STRUCTURE
+@example(case=cases.edge(2, optimizer=cases.ADAMW, wide=True))
 @example(case=cases.edge(4, optimizer=cases.ADAMW))
 def test_zero3_holds_only_shards(harness, impl, case):
     memory.assert_zero3_memory(harness.run(tasks.zero3_measured, impl, case), case)

@@ -233,7 +233,8 @@ class LiveLedger(TorchDispatchMode):
             ledger._storage_resized(storage)
             return storage
 
-        self.sweep.start()  # what is alive now (cases, models, references) is the kit's
+        if self.site_root:  # a graded ledger: what is alive now (cases, models, references) is the kit's
+            self.sweep.start()
         self._patches = contextlib.ExitStack()
         self._patches.enter_context(class_attribute(torch.UntypedStorage, "resize_", resize_))
         self._patches.enter_context(class_attribute(torch.UntypedStorage, "__new__", made_by_hand))
@@ -246,7 +247,7 @@ class LiveLedger(TorchDispatchMode):
         self._patches.close()
         if self.heap is not None:
             self.heap.phase_ended(self.phase, self.step)
-            self.heap.stop()
+            self.heap.close()
         return super().__exit__(*exc)
 
     # -- phases ------------------------------------------------------------------------------

@@ -10,25 +10,36 @@ Who made a block: the nearest of the :data:`FRAMES` innermost frames that is gra
 kit's or torch's. A standard-library or third-party helper, and torch's text of a tensor, work
 for their caller; the kit's modes and torch's own bookkeeping are not graded code's data.
 
+Some data is no block of those sizes, or no block at all: bytes, bytearrays, strings and arrays of
+any size, mmaps, files written; :mod:`graders.training.kept_data` finds those.
+
 The promise is the same wherever it applies: across a phase boundary, graded code keeps at most
-:data:`KEEP_LIMIT` bytes of new Python data (a returned loss, a step counter, a small table).
+:data:`KEEP_LIMIT` bytes of new Python data (a returned loss, a step counter, a small table);
+from importing and building the graded object (:data:`SETUP_PHASES`), at most
+:data:`SETUP_KEEP_LIMIT` (modules, closures and a table per parameter tensor are objects too).
 Data kept between steps, or between forward and backward, as Python numbers costs 32 bytes an
 element (a float and its list slot), eight times its float32 tensor; the failure names the line
 that made most of it. Converting a tensor with ``.item()``, ``float()`` or ``.tolist()`` is fine
-where nothing is kept. In-memory buffers (bytes, ``io.BytesIO``) stay refused by the static scan.
+where nothing is kept.
 
-Phases that build the graded object (:data:`SETUP_PHASES`) are not counted: modules, closures
-and imported code are objects too.
+A threshold alone would be a door on a small model: a whole gradient packed into bytes fits in
+2 KiB when the model does. What holds is the scale: an honest implementation keeps O(1) Python
+data, a hoard O(model), so every exercise with this promise is graded on a model whose parameters
+dwarf both allowances (``tests/chapters/test_heap_scale.py``).
 """
 
 from __future__ import annotations
 
+import ast
+import functools
 import gc
 import os
 import tracemalloc
 from dataclasses import dataclass
 
 import torch
+
+from graders.training.kept_data import KeptData
 
 #: the kit's own code: what it makes inside graded calls is not graded code's
 KIT = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + "/"
@@ -50,8 +61,58 @@ NUMBER_BLOCK = 40
 ARRAY_BLOCK = 512
 #: frames recorded per allocation: graded code is found among them
 FRAMES = 4
-#: phases that build the graded object: not counted
+#: phases that import and build the graded object: counted against their own, larger allowance,
+#: since modules, closures and a graded object's bookkeeping are objects too
 SETUP_PHASES = frozenset({"setup", "construct"})
+#: bytes of new Python data graded code may keep from importing and building (a table per
+#: parameter tensor passes; a copy per element of a model that dwarfs it does not)
+SETUP_KEEP_LIMIT = 16 * 1024
+
+
+def definition_lines(path: str) -> frozenset[int]:
+    """The lines of ``path`` that define a function or a class (their decorators and signature
+    included): importing a module makes its code objects, functions and classes there."""
+    try:
+        stamp = os.stat(path)
+    except OSError:
+        return frozenset()
+    return _definition_lines(path, stamp.st_mtime_ns, stamp.st_size)
+
+
+@functools.lru_cache(maxsize=64)
+def _definition_lines(path: str, _mtime: int, _size: int) -> frozenset[int]:
+    try:
+        with open(path, encoding="utf-8") as file:
+            tree = ast.parse(file.read())
+    except (OSError, SyntaxError, ValueError):
+        return frozenset()
+    lines: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) and _builds_nothing(node):
+            first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+            body = node.body[0].lineno if node.body else node.lineno + 1
+            lines.update(range(first, max(body, node.lineno + 1)))
+    return frozenset(lines)
+
+
+def _builds_nothing(node) -> bool:
+    """Whether a definition's own expressions (defaults, decorators, bases) are plain names and
+    constants: a default like ``[0.0] * n`` would make data at the definition's line."""
+    parts = list(node.decorator_list)
+    if isinstance(node, ast.ClassDef):
+        parts += [*node.bases, *(k.value for k in node.keywords)]
+    else:
+        parts += [*node.args.defaults, *(d for d in node.args.kw_defaults if d is not None)]
+    plain = (ast.Name, ast.Attribute, ast.Constant, ast.Call, ast.keyword, ast.expr_context)
+    for part in parts:
+        for sub in ast.walk(part):
+            if not isinstance(sub, plain):
+                return False
+            if isinstance(sub, ast.Call) and any(
+                not isinstance(a, ast.Name | ast.Attribute | ast.Constant) for a in sub.args
+            ):
+                return False
+    return True
 
 
 def _hold_spare_floats() -> list[float]:
@@ -97,9 +158,13 @@ class PythonHeap:
             raise ValueError(f"unknown window {window!r}")
         self.graded_root = graded_root.rstrip("/") + "/"
         self.window = window
-        self.most = Kept()
+        self.most = Kept()  # across the window's phases
+        self.most_in_setup = Kept()  # across importing and building the graded object
         self._started_here = False
         self._held: list[float] | None = None
+        #: data outside the size rules; it notes the files graded code writes for the heap's life
+        self.data = KeptData(self._graded_line, self.graded_root)
+        self.phase = ""
 
     def start(self) -> None:
         if not tracemalloc.is_tracing():
@@ -112,6 +177,7 @@ class PythonHeap:
         phase: a float graded code makes is then a fresh, traced block."""
         self._held = None
         tracemalloc.clear_traces()
+        self.data.phase_started()
         self._held = _hold_spare_floats()
 
     def stop(self) -> None:
@@ -120,44 +186,55 @@ class PythonHeap:
             self._started_here = False
             self._held = None
 
+    def close(self) -> None:
+        """The ledger's life ends: stop tracing, and stop noting the files graded code writes."""
+        self.stop()
+        self.data.stop()
+
     def entering(self, phase: str, step: int) -> None:
         """``phase`` of ``step`` begins: trace it if it is in the window."""
-        if self.window == "steady":
-            inside = step == 1 and phase not in SETUP_PHASES
+        self.phase = phase
+        if phase in SETUP_PHASES:
+            inside = step == 0
+        elif self.window == "steady":
+            inside = step == 1
         else:
             inside = phase in self.window
         if inside and not self._started_here:
             self.start()
-        elif not inside and (self.window != "steady" or step >= 2):
+        elif not inside:
             self.stop()
 
     def phase_ended(self, phase: str, step: int) -> None:
         """Count what ``phase`` of ``step`` kept, then start the next phase's count."""
         if not self._started_here:
             return
-        if phase not in SETUP_PHASES:
-            gc.collect(1)  # young cycles (an autograd graph's, say) are garbage, not kept
-            # floats graded code let go of wait in the free list, still traced as its: take them
-            # out, and count them as what they are, garbage
-            freed = _take_spare_floats()
-            by_line: dict[str, int] = {}
-            for trace in tracemalloc.take_snapshot().traces:
-                if _holds_data(trace.size):
-                    line = self._graded_line(trace.traceback)
-                    if line:
-                        by_line[line] = by_line.get(line, 0) + trace.size
-            for number in freed:
-                made = tracemalloc.get_object_traceback(number)
-                line = self._graded_line(made) if made is not None else ""
+        gc.collect(1)  # young cycles (an autograd graph's, say) are garbage, not kept
+        # floats graded code let go of wait in the free list, still traced as its: take them
+        # out, and count them as what they are, garbage
+        freed = _take_spare_floats()
+        by_line: dict[str, int] = {}
+        code_lines = phase in SETUP_PHASES  # what a def or class statement makes is code
+        for trace in tracemalloc.take_snapshot().traces:
+            if _holds_data(trace.size):
+                line = self._graded_line(trace.traceback, skip_definitions=code_lines)
                 if line:
-                    by_line[line] -= FLOAT_BLOCK
-            kept = sum(by_line.values())
-            if kept > self.most.bytes:
-                self.most = Kept(kept, phase, step, max(by_line, key=by_line.get))
-            del freed
+                    by_line[line] = by_line.get(line, 0) + trace.size
+        for number in freed:
+            made = tracemalloc.get_object_traceback(number)
+            line = self._graded_line(made) if made is not None else ""
+            if line:
+                by_line[line] -= FLOAT_BLOCK
+        for line, size in self.data.kept().items():
+            by_line[line] = by_line.get(line, 0) + size
+        kept = sum(by_line.values())
+        most = self.most_in_setup if phase in SETUP_PHASES else self.most
+        if kept > most.bytes:
+            most.bytes, most.phase, most.step, most.where = kept, phase, step, max(by_line, key=by_line.get)
+        del freed
         self._next_phase()
 
-    def _graded_line(self, traceback) -> str:
+    def _graded_line(self, traceback, *, skip_definitions: bool = False) -> str:
         """``file:line`` of the graded code that made it, or "" if it is not graded code's: the
         nearest frame that is graded code, the kit's or torch's decides. The kit's modes and
         hooks run inside graded calls, and torch keeps its own Python bookkeeping (an optimizer's
@@ -167,6 +244,8 @@ class PythonHeap:
         for frame in reversed(traceback):
             filename = frame.filename
             if filename.startswith(self.graded_root):
+                if skip_definitions and frame.lineno in definition_lines(filename):
+                    return ""  # a function or a class being defined: code, not data
                 return f"{os.path.basename(filename)}:{frame.lineno}"
             if filename.startswith(KIT) or filename.startswith(IMPORT_MACHINERY):
                 return ""
@@ -175,8 +254,13 @@ class PythonHeap:
         return ""
 
     def finding(self) -> dict | None:
-        """What the reply carries when graded code kept more than the promise allows."""
-        return self.most.plain() if self.most.bytes > KEEP_LIMIT else None
+        """What the reply carries when graded code kept more than the promise allows: in the
+        window, :data:`KEEP_LIMIT`; from importing and building, :data:`SETUP_KEEP_LIMIT`."""
+        if self.most.bytes > KEEP_LIMIT:
+            return self.most.plain() | {"limit": KEEP_LIMIT}
+        if self.most_in_setup.bytes > SETUP_KEEP_LIMIT:
+            return self.most_in_setup.plain() | {"limit": SETUP_KEEP_LIMIT}
+        return None
 
 
 #: the heaps of this process's graded ledgers in the current task, for the worker's reply
@@ -187,8 +271,18 @@ def register(heap: PythonHeap) -> None:
     _ACTIVE.append(heap)
 
 
+def graded_code_starts() -> None:
+    """Graded code is about to run (its module is imported next): what the kit allocated so far
+    in a traced setup phase is the kit's, so forget it (a smaller count, and a cheaper one)."""
+    for heap in _ACTIVE:
+        if heap._started_here and heap.phase in SETUP_PHASES:
+            tracemalloc.clear_traces()
+
+
 def take_finding() -> dict | None:
     """The largest excess any graded ledger of the task saw (and forget them all)."""
     findings = [f for f in (heap.finding() for heap in _ACTIVE) if f]
+    for heap in _ACTIVE:
+        heap.close()
     _ACTIVE.clear()
     return max(findings, key=lambda f: f["bytes"]) if findings else None

@@ -256,7 +256,7 @@ class SwapFiles:
             raise ValueError(f"the drive can only {what} a contiguous CPU tensor")
         self._swapped_storage(tensor.untyped_storage())
         if filled_from:
-            self._filled[id(tensor.untyped_storage())] = filled_from
+            self._filled[id(tensor.untyped_storage())] = _own_copy(filled_from)
         flat = tensor.detach().reshape(-1)
         return memoryview(flat.view(torch.uint8).numpy()) if flat.numel() else memoryview(b"")
 
@@ -284,9 +284,17 @@ class SwapFiles:
     def _log(self, op: str, name: str, nbytes: int = 0, **fields) -> SwapEvent:
         if not op.startswith("compute"):
             self._path(name)
+        name = _own_copy(name)  # the drive's log keeps its own: graded code's string may go
+        fields = {key: _own_copy(value) if isinstance(value, str) else value for key, value in fields.items()}
         event = SwapEvent(op, name, nbytes, self._next_seq(), step=self.step, **fields)
         self.events.append(event)
         return event
+
+
+def _own_copy(text: str) -> str:
+    """A string equal to ``text`` that the kit made (the Python heap's ledger counts strings graded
+    code made and something keeps)."""
+    return "".join(list(text)) if isinstance(text, str) else text
 
 
 #: the functions the drive's evidence rests on, as the kit defined them

@@ -29,6 +29,20 @@ class TinyConfig:
     seq: int = 5
 
 
+#: the tiny LM every training chapter uses
+TINY = TinyConfig()
+#: the same model, wide: about 11,000 parameters (44 KiB in float32), so that anything kept per
+#: element dwarfs the few Python numbers an honest implementation keeps (a memory part's example)
+WIDE = TinyConfig(vocab=32, dim=48, hidden=96, seq=5)
+
+
+def parameter_bytes(cfg: TinyConfig = TINY, itemsize: int = 4) -> int:
+    """Bytes of the tiny LM's parameters (the tied weight once), for a memory part's scale."""
+    elements = cfg.vocab * cfg.dim + 2 * cfg.dim + cfg.dim * cfg.hidden + cfg.hidden
+    elements += cfg.hidden * cfg.dim + cfg.dim + cfg.dim + 3
+    return elements * itemsize
+
+
 class TinyLM(nn.Module):
     def __init__(self, cfg: TinyConfig = TinyConfig()) -> None:
         super().__init__()

@@ -97,9 +97,10 @@ class Patience:
     def still_working(self, pids: list[int], budget: float) -> bool:
         """Whether one of ``pids`` is still working: it used the processor in the last sample (or
         waits for it now), and less than ``budget`` processor seconds since the task began; never
-        past :data:`STRETCH` deadlines of wall time."""
+        past :data:`STRETCH` times the deadline or the budget, whichever is longer, of wall time
+        (the budget is processor time: on a loaded machine it takes longer than that to use)."""
         self.sample()
-        if time.monotonic() >= self.started + STRETCH * self.deadline:
+        if time.monotonic() >= self.started + STRETCH * max(self.deadline, budget):
             return False
         first = self.first or {}
         return any(

@@ -332,8 +332,6 @@ def _raise_for_python_kept(replies: list[dict], spec: TaskSpec, example: str = "
     kept = [(rank, r["python_kept"]) for rank, r in enumerate(replies) if r.get("python_kept")]
     if not kept:
         return
-    from graders.training.python_heap import KEEP_LIMIT
-
     ranks = ", ".join(str(rank) for rank, _ in kept)
     most = max((found for _, found in kept), key=lambda found: found["bytes"])
     said = say(
@@ -343,7 +341,7 @@ def _raise_for_python_kept(replies: list[dict], spec: TaskSpec, example: str = "
         phase=most["phase"],
         step=most["step"] + 1,
         where=most["where"] or "?",
-        limit=f"{KEEP_LIMIT:,}",
+        limit=f"{most['limit']:,}",
     )
     hint = say("memory:python kept:hint")
     raise GradingFailure(said, hint, example=example, rank=ranks, subject=spec.exercise)

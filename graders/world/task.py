@@ -163,9 +163,11 @@ class TaskContext:
 
         The module is imported fresh once per task; later blocks in the same task reuse it.
         """
+        from graders.training.python_heap import graded_code_starts
         from graders.world.graded_import import import_student_module
 
         with self._guarded():
+            graded_code_starts()
             yield import_student_module(self.location, module or self.spec.module)
 
     @contextlib.contextmanager

@@ -83,6 +83,10 @@ class OptimizerCase:
     def numel(self) -> int:
         return sum(math.prod(shape) for shape in self.shapes)
 
+    @property
+    def parameter_bytes(self) -> int:
+        return self.numel * torch.empty((), dtype=getattr(torch, self.dtype)).element_size()
+
     def fresh_params(self) -> list[torch.Tensor]:
         return [p.clone().requires_grad_() for p in self.params]
 
@@ -223,6 +227,9 @@ def _edges(optimizer: str, hyper: dict, override: tuple[str, object]) -> list[Op
             dtype="float64",
             seed=3,
         ),
+        # a layer whose parameters dwarf the Python data an optimizer may keep: anything kept per
+        # element would be many times the allowance (the memory promise holds by scale)
+        build_case(optimizer, [(96, 96), (7,)], [(0, 1)], hparams, [None], [[True, True]] * 3, seed=4),
     ]
 
 

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from graders.judge import strategies as S
 from graders.training import OptimizerSpec, optimizer_specs
-from graders.training.tiny_lm import Batch, TinyLM, build_model, make_batches
+from graders.training.tiny_lm import TINY, WIDE, Batch, TinyConfig, TinyLM, build_model, make_batches
 
 STEPS = 3  # the curriculum's "at least 3 optimizer steps"
 
@@ -36,9 +36,9 @@ class ParamInfo:
 
 
 @functools.lru_cache(maxsize=8)
-def layout(dtype: str, every_param_used: bool) -> tuple[ParamInfo, ...]:
+def layout(dtype: str, every_param_used: bool, wide: bool = False) -> tuple[ParamInfo, ...]:
     """The model's parameters, which do not depend on the seed (computed once per kind)."""
-    model = build_model(0, dtype=S.dtype_of(dtype))
+    model = build_model(0, WIDE if wide else TINY, dtype=S.dtype_of(dtype))
     if every_param_used:
         del model.unused
     return tuple(
@@ -60,6 +60,7 @@ class TrainCase(S.GroupMembers):
     bucket_cap_bytes: int = 25 * 2**20
     every_param_used: bool = False  # drop the parameter that gets no gradient
     show_cap: bool = False
+    wide: bool = False  # the wide tiny LM (a memory part's scale: see graders.training.python_heap)
 
     @property
     def bucket_cap_mb(self) -> float:
@@ -67,10 +68,18 @@ class TrainCase(S.GroupMembers):
 
     @property
     def params(self) -> tuple[ParamInfo, ...]:
-        return layout(self.dtype, self.every_param_used)
+        return layout(self.dtype, self.every_param_used, self.wide)
+
+    @property
+    def config(self) -> TinyConfig:
+        return WIDE if self.wide else TINY
+
+    @property
+    def parameter_bytes(self) -> int:
+        return sum(p.nbytes for p in self.params)
 
     def model(self) -> TinyLM:
-        model = build_model(self.seed, dtype=S.dtype_of(self.dtype))
+        model = build_model(self.seed, self.config, dtype=S.dtype_of(self.dtype))
         if self.every_param_used:
             del model.unused
         return model
@@ -83,7 +92,7 @@ class TrainCase(S.GroupMembers):
 
     def batches(self) -> list[Batch]:
         return [
-            make_batches(self.seed + k, 1, self.rows * micro * self.n)[0]
+            make_batches(self.seed + k, 1, self.rows * micro * self.n, self.config)[0]
             for k, micro in enumerate(self.micro_per_step)
         ]
 
@@ -99,6 +108,8 @@ class TrainCase(S.GroupMembers):
             parts.append(f"bucket_cap_mb={self.bucket_cap_bytes}/2**20")
         if self.every_param_used:
             parts.append("model without its unused parameter")
+        if self.wide:
+            parts.append("model=wide")
         parts.append(f"seed={self.seed}")
         return ", ".join(parts)
 
@@ -176,4 +187,5 @@ FSDP_EDGES = (
     TrainCase(3, (0, 2), "float64", SGD, seed=2),
     TrainCase(1, None, "float64", ADAMW, seed=3),
     TrainCase(4, (1, 2, 3), "float32", SGD, seed=4, rows=2),
+    TrainCase(2, None, "float32", ADAMW, seed=5, wide=True),  # a model that dwarfs the Python data
 )

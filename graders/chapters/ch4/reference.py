@@ -24,11 +24,12 @@ def history(case: TrainCase, *, zero_missing_grads: bool = False) -> list[dict[s
 
 
 @functools.lru_cache(maxsize=8)
-def _gradients(dtype: str, every_param_used: bool) -> tuple[frozenset[str], int]:
+def _gradients(dtype: str, every_param_used: bool, wide: bool = False) -> tuple[frozenset[str], int]:
     from graders.training.tiny_lm import lm_loss, make_batches
 
-    model = TrainCase(1, None, dtype, None, every_param_used=every_param_used).model()
-    batch = make_batches(0, 1, 2)[0]
+    shape = TrainCase(1, None, dtype, None, every_param_used=every_param_used, wide=wide)
+    model = shape.model()
+    batch = make_batches(0, 1, 2, shape.config)[0]
     lm_loss(model, batch.tokens, batch.targets).backward()
     named = [(name, p) for name, p in model.named_parameters() if p.grad is not None]
     return frozenset(name for name, _ in named), sum(p.grad.nbytes for _, p in named)
@@ -36,12 +37,12 @@ def _gradients(dtype: str, every_param_used: bool) -> tuple[frozenset[str], int]
 
 def gradient_bytes(case: TrainCase) -> int:
     """Bytes of the gradients one backward produces (parameters that get one, tied once)."""
-    return _gradients(case.dtype, case.every_param_used)[1]
+    return _gradients(case.dtype, case.every_param_used, case.wide)[1]
 
 
 def gradient_names(case: TrainCase) -> frozenset[str]:
     """The parameters that get a gradient in backward."""
-    return _gradients(case.dtype, case.every_param_used)[0]
+    return _gradients(case.dtype, case.every_param_used, case.wide)[0]
 
 
 def trainable_named(case: TrainCase) -> list[tuple[str, tuple[int, ...]]]:

@@ -8,6 +8,16 @@ from hypothesis import strategies as st
 
 from graders.judge import strategies as S
 from graders.training import OptimizerSpec, optimizer_specs
+from graders.training.tiny_lm import (
+    TINY,
+    WIDE,
+    Batch,
+    TinyConfig,
+    TinyLM,
+    build_model,
+    make_batches,
+    parameter_bytes,
+)
 
 #: bucket caps in MB (x 2**20 bytes): about 26, 52 and 79 float32 elements, and "one bucket"
 BUCKET_CAPS_MB = (0.0001, 0.0002, 0.0003, 25.0)
@@ -17,8 +27,9 @@ BUCKET_CAPS_MB = (0.0001, 0.0002, 0.0003, 25.0)
 class TrainCase(S.GroupMembers):
     """Train the tiny LM for ``steps`` steps on the ranks of ``group``, ``rows`` rows each.
 
-    The model is ``build_model(seed)``, the global batches ``make_batches(seed + 1, steps,
-    rows * n)``, and group rank r trains on the r-th contiguous share of each batch.
+    The model is ``build_model(seed)`` (``wide``: the wide tiny LM, whose parameters dwarf what
+    an honest implementation keeps as Python data), the global batches ``make_batches(seed + 1,
+    steps, rows * n)``, and group rank r trains on the r-th contiguous share of each batch.
     """
 
     world_size: int
@@ -30,10 +41,27 @@ class TrainCase(S.GroupMembers):
     bucket_cap_mb: float | None = None  # ZeRO-2 only
     partition_numel: int | None = None  # ZeRO-Infinity only: elements per partition on the drive
     tear_at: int | None = None  # ZeRO-Infinity's crash: the last step's write that fails half-done
+    wide: bool = False
 
     @property
     def data_seed(self) -> int:
         return self.seed + 1
+
+    @property
+    def config(self) -> TinyConfig:
+        return WIDE if self.wide else TINY
+
+    @property
+    def parameter_bytes(self) -> int:
+        return parameter_bytes(self.config)
+
+    def model(self, dtype=None) -> TinyLM:
+        if dtype is None:
+            return build_model(self.seed, self.config)
+        return build_model(self.seed, self.config, dtype)
+
+    def batches(self, steps: int, rows: int) -> list[Batch]:
+        return make_batches(self.data_seed, steps, rows, self.config)
 
     def __repr__(self) -> str:
         parts = [f"world_size={self.world_size}"]
@@ -47,6 +75,8 @@ class TrainCase(S.GroupMembers):
             parts.append(f"partition_numel={self.partition_numel}")
         if self.tear_at is not None:
             parts.append(f"the write number {self.tear_at} of the last step fails half-done")
+        if self.wide:
+            parts.append("model=wide")
         parts.append(f"seed={self.seed}")
         return ", ".join(parts)
 
@@ -83,26 +113,30 @@ def edge(
     optimizer=SGD,
     seed: int = 7,
     partitions: int | None = None,
+    wide: bool = False,
 ) -> TrainCase:
-    """An explicit example every profile runs first (ZeRO-Infinity: its shard in ``partitions``)."""
-    case = TrainCase(world_size, group, seed, 1, optimizer, bucket_cap_mb=bucket_cap_mb)
+    """An explicit example every profile runs first (ZeRO-Infinity: its shard in ``partitions``;
+    ``wide``: the wide model, for a memory part)."""
+    case = TrainCase(world_size, group, seed, 1, optimizer, bucket_cap_mb=bucket_cap_mb, wide=wide)
     if partitions is None:
         return case
-    return replace(case, partition_numel=partition_numel(case.n, partitions))
+    return replace(case, partition_numel=partition_numel(case.n, partitions, case.config))
 
 
-#: the trained elements of the tiny LM (build_model), which ZeRO-Infinity's shards cut up
-TRAINED_ELEMENTS = 178
+def trained_elements(cfg: TinyConfig = TINY) -> int:
+    """The trained elements of the tiny LM (all but its frozen scale), which ZeRO-Infinity's
+    shards cut up: 178 for the default model."""
+    return parameter_bytes(cfg, itemsize=1) - cfg.dim
 
 
-def shard_numel(n: int) -> int:
+def shard_numel(n: int, cfg: TinyConfig = TINY) -> int:
     """Elements of one rank's ZeRO shard of the tiny LM on ``n`` ranks (the flat, padded chunk)."""
-    return -(-TRAINED_ELEMENTS // n)
+    return -(-trained_elements(cfg) // n)
 
 
-def partition_numel(n: int, partitions: int) -> int:
+def partition_numel(n: int, partitions: int, cfg: TinyConfig = TINY) -> int:
     """Elements per partition that cut one rank's shard into ``partitions`` (the last shorter)."""
-    return -(-shard_numel(n) // partitions)
+    return -(-shard_numel(n, cfg) // partitions)
 
 
 @st.composite
@@ -110,7 +144,7 @@ def infinity_cases(draw, *, min_world: int = 1, optimizers=BOTH):
     """ZeRO-Infinity: a shard cut into 3 to 5 partitions, so that two of them are well under the
     whole shard's state."""
     case = draw(train_cases(min_world=min_world, optimizers=optimizers))
-    return replace(case, partition_numel=partition_numel(case.n, draw(st.integers(3, 5))))
+    return replace(case, partition_numel=partition_numel(case.n, draw(st.integers(3, 5)), case.config))
 
 
 @st.composite
@@ -135,6 +169,9 @@ class OffloadCase(S.GroupMembers):
     @property
     def data_seed(self) -> int:
         return self.seed + 1
+
+    def batches(self, steps: int, rows: int) -> list[Batch]:
+        return make_batches(self.data_seed, steps, rows)
 
     def __repr__(self) -> str:
         return f"optimizer={self.optimizer!r}, rows={self.rows}, steps={self.steps}, seed={self.seed}"

@@ -58,7 +58,7 @@ def assert_zero3_result(run, case: TrainCase) -> None:
 
 
 def assert_matches_torch_zero(run, case: TrainCase) -> None:
-    facts = reference.model_facts()
+    facts = reference.model_facts(case.config)
     with_grad = {facts.names[i] for i in range(len(facts.names)) if facts.gets_grad[i]}
 
     def keep(history):

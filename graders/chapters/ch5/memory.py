@@ -56,7 +56,7 @@ def _gradients_partitioned(case: TrainCase) -> list[LivePromise]:
     """ZeRO-2: gradients leave the rank bucket by bucket while backward runs."""
     layout = reference.buckets(case)
     part, bucket = reference.partition_bytes(case), reference.largest_bucket_bytes(case)
-    waiting = layout.held_after_backward(reference.model_facts())
+    waiting = layout.held_after_backward(reference.model_facts(case.config))
     last = layout.on_the_wire(case)
     wire = reference.two_buckets_on_the_wire(case)
     return [
@@ -97,7 +97,9 @@ def _parameters_partitioned(case: TrainCase) -> list[LivePromise]:
         + (k + 1) * aligned_grads
         + reference.step_bytes()
     )
-    layer, two_layers = reference.gathered_unit_bytes(case, 1), reference.gathered_unit_bytes(case, 2)
+    layer = reference.gathered_unit_bytes(case, 1)
+    # two layers while the next is prefetched, beside the model's own parameters (used around them)
+    two_layers = reference.gathered_unit_bytes(case, 2) + reference.root_unit_bytes(case)
 
     return [
         LivePromise(

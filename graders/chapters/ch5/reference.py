@@ -21,7 +21,7 @@ from torch import nn
 
 from graders.chapters.ch5.cases import CostCase, OffloadCase, TrainCase
 from graders.training import FunctionalOptimizer, train_single_device, trainable
-from graders.training.tiny_lm import build_model, lm_loss, make_batches, named_parameters
+from graders.training.tiny_lm import TINY, TinyConfig, build_model, lm_loss, make_batches, named_parameters
 from graders.words.messages import say
 from graders.words.text import Text, join
 
@@ -57,11 +57,11 @@ def histories(case: TrainCase) -> tuple[list[dict], list[dict]]:
     The optimizers are elementwise, so the two differ only in the parameters that get no
     gradient, and those follow the optimizer alone: ``zero`` replays just them.
     """
-    batches = make_batches(case.data_seed, case.steps, case.rows * case.n)
-    skip = train_single_device(build_model(case.seed), batches, case.optimizer)
-    facts = model_facts()
+    batches = case.batches(case.steps, case.rows * case.n)
+    skip = train_single_device(case.model(), batches, case.optimizer)
+    facts = model_facts(case.config)
     idle = [facts.names[i] for i in facts.indices(trained_only=True) if not facts.gets_grad[i]]
-    initial = dict(build_model(case.seed).named_parameters())
+    initial = dict(case.model().named_parameters())
     params = [nn.Parameter(initial[name].detach().clone()) for name in idle]
     optimizer = FunctionalOptimizer(case.optimizer, params)
     zero = []
@@ -86,6 +86,7 @@ class ModelFacts:
     gets_grad: tuple[bool, ...]  # gets a gradient in backward
     grad_order: tuple[int, ...]  # the order in which backward finishes their gradients
     units: tuple[tuple[int, ...], ...]  # per submodule owning parameters: indices of its parameters
+    root_unit: tuple[int, ...]  # the root module's own parameters
     itemsize: int
     used_in_forward: tuple[bool, ...] = ()  # read by some operator in forward
     saved_for_backward: tuple[bool, ...] = ()  # autograd saves it: backward needs it again
@@ -105,18 +106,19 @@ class ModelFacts:
 
 
 @lru_cache(maxsize=4)
-def model_facts(seed: int = 0) -> ModelFacts:
-    model = build_model(seed)
+def model_facts(cfg: TinyConfig = TINY) -> ModelFacts:
+    model = build_model(0, cfg)
     named = list(model.named_parameters())
     index = {id(p): i for i, (_, p) in enumerate(named)}
     order: list[int] = []
     for _, p in named:
         if p.requires_grad:
             p.register_post_accumulate_grad_hook(lambda q: order.append(index[id(q)]))
-    batch = make_batches(0, 1, 2)[0]
+    batch = make_batches(0, 1, 2, cfg)[0]
     used, saved = _parameters_touched(model, batch)
     lm_loss(model, batch.tokens, batch.targets).backward()
     units = []
+    root = tuple(index[id(p)] for p in model._parameters.values() if p is not None)
     for module in model.modules():
         own = [index[id(p)] for p in module._parameters.values() if p is not None]
         if own:
@@ -128,6 +130,7 @@ def model_facts(seed: int = 0) -> ModelFacts:
         gets_grad=tuple(p.grad is not None for _, p in named),
         grad_order=tuple(order),
         units=tuple(units),
+        root_unit=root,
         itemsize=named[0][1].element_size(),
         used_in_forward=tuple(i in used for i in range(len(named))),
         saved_for_backward=tuple(i in saved for i in range(len(named))),
@@ -160,14 +163,14 @@ def _parameters_touched(model: nn.Module, batch) -> tuple[set[int], set[int]]:
 
 
 def shard_bytes(case: TrainCase, *, trained_only: bool = True) -> int:
-    facts = model_facts()
+    facts = model_facts(case.config)
     return facts.shard_elements(case.n, trained_only=trained_only) * facts.itemsize
 
 
 def aligned_shard_bytes(case: TrainCase, *, trained_only: bool = True) -> int:
     """A rank's shards when every parameter is a partition of its own (ZeRO-3): the balanced
     share plus 16 bytes of alignment per parameter."""
-    count = len(model_facts().indices(trained_only=trained_only))
+    count = len(model_facts(case.config).indices(trained_only=trained_only))
     return shard_bytes(case, trained_only=trained_only) + count * ALIGNMENT_BYTES
 
 
@@ -184,7 +187,7 @@ def wire_bytes_limit(case: TrainCase) -> float:
 
 def largest_unit_shard_bytes(case: TrainCase) -> int:
     """The biggest layer's parameters, as one rank's shard of them (each aligned to 16 bytes)."""
-    facts = model_facts()
+    facts = model_facts(case.config)
     return max(
         sum(math.ceil(facts.numels[i] / case.n) * facts.itemsize + ALIGNMENT_BYTES for i in unit)
         for unit in facts.units
@@ -195,7 +198,7 @@ def partition_bytes(case: TrainCase) -> int:
     """The most one rank may own of the trained parameters, in bytes: the balanced share
     (``sum(ceil(numel / N))``) plus the largest parameter (what a greedy, whole-parameter
     partition such as torch's ``ZeroRedundancyOptimizer`` guarantees) plus 16 bytes of alignment."""
-    facts = model_facts()
+    facts = model_facts(case.config)
     largest = max(facts.numels[i] for i in facts.indices(trained_only=True)) * facts.itemsize
     return shard_bytes(case) + largest + ALIGNMENT_BYTES
 
@@ -205,9 +208,16 @@ def partitions_bytes(case: TrainCase) -> int:
     return case.n * (shard_bytes(case) + ALIGNMENT_BYTES)
 
 
+def root_unit_bytes(case: TrainCase) -> int:
+    """Bytes of the model's own parameters (the root module's, used around every layer),
+    gathered: a ZeRO-3 that gathers per module holds them beside the layers it runs."""
+    facts = model_facts(case.config)
+    return sum(math.ceil(facts.numels[i] / case.n) * case.n for i in facts.root_unit) * facts.itemsize
+
+
 def gathered_unit_bytes(case: TrainCase, units: int) -> int:
     """Bytes of the ``units`` largest layers' parameters, gathered (each padded to N chunks)."""
-    facts = model_facts()
+    facts = model_facts(case.config)
     sizes = sorted(
         (
             sum(math.ceil(facts.numels[i] / case.n) * case.n for i in unit) * facts.itemsize
@@ -270,7 +280,7 @@ class Buckets:
 
 def buckets(case: TrainCase) -> Buckets:
     """The trained parameters in reverse order, cut when a bucket reaches the cap."""
-    facts = model_facts()
+    facts = model_facts(case.config)
     cap = case.bucket_cap_mb * 2**20
     members: list[tuple[int, ...]] = []
     current: list[int] = []
@@ -293,7 +303,7 @@ def reduce_scatter_bytes(case: TrainCase, bucket: tuple[int, ...]) -> tuple[int,
     """(least, most) input bytes of one bucket's reduce-scatter: its gradients, plus padding of
     at most N - 1 elements per parameter, or N chunks of the balanced share each aligned to 16
     bytes (a flat bucket aligned as DeepSpeed aligns it)."""
-    facts = model_facts()
+    facts = model_facts(case.config)
     numel = sum(facts.numels[i] for i in bucket)
     per_parameter = (numel + len(bucket) * (case.n - 1)) * facts.itemsize
     aligned = case.n * (math.ceil(numel / case.n) * facts.itemsize + ALIGNMENT_BYTES)
@@ -301,7 +311,7 @@ def reduce_scatter_bytes(case: TrainCase, bucket: tuple[int, ...]) -> tuple[int,
 
 
 def describe_buckets(case: TrainCase) -> Text:
-    facts = model_facts()
+    facts = model_facts(case.config)
     layout = buckets(case)
     parts = []
     for bucket, done in zip(layout.members, layout.complete, strict=True):

@@ -20,7 +20,7 @@ from graders.training import optimizer_log as probes
 from graders.training.ledger import storage_bytes
 from graders.training.measured_training import MeasuredTraining
 from graders.training.placement import SimulatedDevice
-from graders.training.tiny_lm import build_model, make_batches, named_parameters
+from graders.training.tiny_lm import build_model, named_parameters
 from graders.world.task import task
 from graders.world.values import plain
 
@@ -52,7 +52,7 @@ def _also(mark, on_mark):
 
 
 def _batches(case):
-    return make_batches(case.data_seed, case.steps, case.rows * case.n)
+    return case.batches(case.steps, case.rows * case.n)
 
 
 #: the loop's callbacks that are the kit's own code (the optimizer and zero_grad are the student's)
@@ -61,8 +61,8 @@ _KIT_CALLBACKS = ("snapshot", "after_forward", "after_backward")
 
 def _measured(ctx, case, model) -> MeasuredTraining:
     """The live ledger for ``model``, with the plain peaks of one step on this rank's rows."""
-    batch = make_batches(case.data_seed, 1, case.rows * case.n)[0].shard(ctx.group_rank(case.group), case.n)
-    return MeasuredTraining(ctx, model, plain_model=build_model(case.seed), batch=batch)
+    batch = case.batches(1, case.rows * case.n)[0].shard(ctx.group_rank(case.group), case.n)
+    return MeasuredTraining(ctx, model, plain_model=case.model(), batch=batch)
 
 
 def _train_with_optimizer(ctx, case, construct, *, measure: bool = False, on_mark=None, optimizer_cls=None):
@@ -73,7 +73,7 @@ def _train_with_optimizer(ctx, case, construct, *, measure: bool = False, on_mar
     group = ctx.group(case.group)
     if not ctx.in_group(case.group):
         return None
-    model = build_model(case.seed)
+    model = case.model()
     logged = optimizer_cls is None
     if logged:
         optimizer_cls, log = probes.recording(case.optimizer.optimizer_cls)
@@ -124,7 +124,7 @@ def zero1_against_torch(ctx, case):
     if result is None:
         return None
     group = ctx.group(case.group)
-    model = build_model(case.seed)
+    model = case.model()
     optimizer = ZeroRedundancyOptimizer(
         model.parameters(),
         optimizer_class=case.optimizer.optimizer_cls,
@@ -177,7 +177,7 @@ def _train_zero3(ctx, case, *, measure: bool):
     group = ctx.group(case.group)
     if not ctx.in_group(case.group):
         return None
-    model = build_model(case.seed)
+    model = case.model()
     measured = _measured(ctx, case, model) if measure else None
     with measured or contextlib.nullcontext(), ctx.student_code() as student:
         wrapped = student.Zero3Module(model, group=group)

@@ -94,7 +94,7 @@ def _assert_group_sends_at_least(
 def _assert_optimizer_stage_sends_enough(run, case: TrainCase, phase_of_reduction: str) -> None:
     """ZeRO-1 and 2, what must be sent every step: each rank's whole gradient into the reduction
     (in ``step()``, or in backward and ``step()``), and every updated element to the all-gather."""
-    facts = reference.model_facts()
+    facts = reference.model_facts(case.config)
     grads, trained = facts.bytes_of(facts.gets_grad), facts.bytes_of(facts.trained)
     steps = {rank: _steps(run.traces, rank, case) for rank in case.ranks}
     for k in range(case.steps):
@@ -131,7 +131,7 @@ def assert_zero2_traffic(run, case: TrainCase) -> None:
     layout = reference.buckets(case)
     buckets = say("ch5:zero2:buckets", cap=case.bucket_cap_mb, layout=reference.describe_buckets(case))
     hint = say("ch5:zero2:hint")
-    facts = reference.model_facts()
+    facts = reference.model_facts(case.config)
     members = [[facts.names[i] for i in bucket] for bucket in layout.members]
     names = [frozenset(m) if complete else frozenset() for m, complete in zip(members, layout.complete)]
     with_grad = [name for name, gets in zip(facts.names, facts.gets_grad, strict=True) if gets]
@@ -241,7 +241,7 @@ def _assert_zero3_sends_enough(run, case: TrainCase) -> None:
     """ZeRO-3, what must be sent every step: every trained parameter forward reads, gathered in
     forward; every one backward needs again, gathered again in backward; each rank's whole
     gradient reduce-scattered."""
-    facts = reference.model_facts()
+    facts = reference.model_facts(case.config)
     trained = facts.trained
     used = facts.bytes_of(tuple(t and u for t, u in zip(trained, facts.used_in_forward, strict=True)))
     saved = facts.bytes_of(tuple(t and s for t, s in zip(trained, facts.saved_for_backward, strict=True)))

@@ -158,6 +158,12 @@ class CheckpointCase:
     def numel(self) -> int:
         return self.x.numel()
 
+    @property
+    def parameter_bytes(self) -> int:
+        """Bytes of the MLP block's parameters (LayerNorm, two linear layers with biases)."""
+        h, w = self.hidden, self.ffn_hidden
+        return (2 * h + 2 * w * h + w + h) * S.dtype_of(self.dtype).itemsize
+
     def __repr__(self) -> str:
         return (
             f"x_shape={(self.seq, self.batch, self.hidden)}, ffn_hidden={self.ffn_hidden}, "
@@ -189,6 +195,9 @@ CHECKPOINT_EDGES = [
     build_checkpoint(1, 1, 2, 4, 0.0, dtype="float64", seed=1),
     build_checkpoint(3, 2, 4, 8, 0.5, seed=2),  # dropout: the masks must repeat
     build_checkpoint(4, 2, 8, 16, 0.25, dtype="float64", seed=3),
+    # a block whose parameters dwarf the Python data a checkpoint may keep (the memory promise
+    # holds by scale)
+    build_checkpoint(2, 1, 64, 128, 0.25, seed=4),
 ]
 
 
@@ -205,6 +214,11 @@ class PrecisionCase:
     seed: int = 0
     world_size: int = 1
     batches: tuple = field(default=(), compare=False, repr=False)
+
+    @property
+    def parameter_bytes(self) -> int:
+        """Bytes of the fp32 model's parameters (two linear layers with biases)."""
+        return 4 * (self.features * self.hidden + self.hidden + self.hidden + 1)
 
     def __repr__(self) -> str:
         return (
@@ -238,4 +252,5 @@ PRECISION_EDGES = [
     build_precision(2, 3, 2, 1, "bfloat16", seed=1),
     build_precision(4, 8, 4, 3, "float16", seed=2),
     build_precision(8, 16, 6, 4, "bfloat16", seed=3),
+    build_precision(64, 160, 2, 3, "bfloat16", seed=4),  # a model that dwarfs the Python data
 ]

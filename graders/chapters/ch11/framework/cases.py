@@ -84,6 +84,11 @@ class TrainCase:
             dtype=dtype,
         )
 
+    @property
+    def parameter_bytes(self) -> int:
+        """Bytes of the single-device GPT's parameters."""
+        return 4 * sum(p.numel() for p in self.model().parameters())
+
     def state(self) -> dict[str, torch.Tensor]:
         return {name: t.detach().clone() for name, t in self.model().state_dict().items()}
 
@@ -171,9 +176,12 @@ TRAIN_EDGES = [
 
 #: the memory part's first examples: long microbatches, whose activations outweigh the model, and
 #: four times as many of them as stages, so that GPipe holds 4-8× what 1F1B does on a stage; two
-#: steps, as what a rank keeps is read after the second
+#: steps, as what a rank keeps is read after the second. The first is wide too: about 26,000
+#: parameters dwarf the Python data a rank may keep (the memory promise holds by scale)
 MEMORY_EDGES = [
-    TrainCase(tp=1, pp=2, dp=2, layers=2, heads=2, microbatches=8, micro_batch=2, seq=16, steps=2),
+    TrainCase(
+        tp=1, pp=2, dp=2, layers=2, heads=2, head_dim=16, microbatches=8, micro_batch=2, seq=16, steps=2
+    ),
     TrainCase(
         tp=2, pp=2, dp=1, layers=2, heads=2, microbatches=8, micro_batch=2, seq=16, steps=2, optimizer="adamw"
     ),

@@ -271,12 +271,15 @@ def memory_limit(case, rank: int) -> int:
 
 def peak_limit(case, rank: int) -> int:
     """:func:`memory_limit`, and the activations of the microbatches in flight under 1F1B plus the
-    one being computed (:func:`~reference.microbatch_saved_bytes` each), and on the first stage the
-    step's inputs made ahead (the embeddings' output of every microbatch)."""
+    one being computed (:func:`~reference.microbatch_saved_bytes` each), on the first stage the
+    step's inputs made ahead (the embeddings' output of every microbatch), and a second flat copy
+    of the stage's parameters while the step's all-gather lands (the small models' slack hides it,
+    a wider one does not)."""
     tokens = case.seq * case.micro_batch
     ahead = 4 * case.microbatches * tokens * case.hidden if training.coords(case, rank)["pp"] == 0 else 0
     saved = (training.in_flight(case, rank) + 1) * training.microbatch_saved_bytes(case, rank)
-    return memory_limit(case, rank) + saved + ahead
+    landing = 4 * training.stage_elements(case, rank)
+    return memory_limit(case, rank) + saved + ahead + landing
 
 
 def assert_memory(run, case) -> None:

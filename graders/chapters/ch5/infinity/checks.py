@@ -26,7 +26,7 @@ _PART = re.compile(r"part(\d+)\.")
 
 def partition_sizes(case: TrainCase) -> list[int]:
     """Elements of each partition of one rank's shard."""
-    shard = shard_numel(case.n)
+    shard = shard_numel(case.n, case.config)
     size = case.partition_numel
     return [min(size, shard - start) for start in range(0, shard, size)]
 

@@ -17,7 +17,7 @@ from graders.chapters.ch5.tasks import _batches, _train_with_optimizer
 from graders.comm.recorder import REAL
 from graders.training import trainable
 from graders.training.swap_files import SimulatedPowerLoss, SwapFiles
-from graders.training.tiny_lm import build_model, lm_loss, make_batches, named_parameters
+from graders.training.tiny_lm import lm_loss, named_parameters
 from graders.world.task import task
 
 
@@ -85,8 +85,8 @@ def infinity_crash(ctx, case):
     the step raised."""
     with ctx.scratch_dir() as folder:
         swap = SwapFiles(folder)
-        model = build_model(case.seed)
-        first, second = make_batches(case.data_seed, 2, case.rows)
+        model = case.model()
+        first, second = case.batches(2, case.rows)
         raised = None
         try:
             with ctx.student_code() as student:
@@ -122,7 +122,7 @@ def infinity_zero3(ctx, case):
     group = ctx.group(case.group)
     if not ctx.in_group(case.group):
         return None
-    model, n, me = build_model(case.seed), case.n, ctx.group_rank(case.group)
+    model, n, me = case.model(), case.n, ctx.group_rank(case.group)
     params = trainable(model)
     chunks = [-(-p.numel() // n) for p in params]
     shards = [

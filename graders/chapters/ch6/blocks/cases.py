@@ -30,6 +30,13 @@ class BlockCase(S.GroupMembers, InputSized):
     x: torch.Tensor = field(default=None, compare=False, repr=False)
     grad: torch.Tensor = field(default=None, compare=False, repr=False)
 
+    @property
+    def parameter_bytes(self) -> int:
+        """Bytes of the single-device block's parameters."""
+        h, w = self.hidden, self.width
+        elements = 2 * h + (2 * w * h + w + h if self.kind == "mlp" else 4 * h * h + 4 * h)
+        return elements * torch.empty((), dtype=S.dtype_of(self.dtype)).element_size()
+
     def single_device(self):
         """The single-device block of this case, with its weights."""
         dtype = S.dtype_of(self.dtype)
@@ -111,10 +118,12 @@ def block_cases(
 def block_edges(kind: str, *, sequence_parallel: bool = False, dropout: float = 0.0) -> list[BlockCase]:
     width = {"mlp": (4, 6, 8), "attention": (2, 2, 4)}[kind]
     sp = dict(sequence_parallel=sequence_parallel, dropout=dropout)
-    if dropout:  # the memory promise's edges: ``measured`` sizes
+    if dropout:  # the memory promise's edges: ``measured`` sizes, and a block whose parameters
+        # dwarf the Python data a block may keep (the memory promise holds by scale)
         return [
             build_block(kind, 3, (1, 2), 4, 1, 8, width[1], seed=2, **sp),
             build_block(kind, 4, None, 8, 1, 8, width[2], dtype="float64", seed=3, **sp),
+            build_block(kind, 2, None, 4, 1, 64, 128 if kind == "mlp" else 4, seed=4, **sp),
         ]
     return [
         build_block(kind, 1, None, 2, 1, 4, width[0], dtype="float64", seed=1, **sp),
