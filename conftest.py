@@ -31,3 +31,32 @@ except ImportError as exc:
         file=sys.stderr,
     )
     raise SystemExit(4) from None  # not an Exception: pytest lets it through, with no traceback
+
+#: the kit's test tiers (pyproject.toml's markers; scripts/test.sh runs them)
+HEAVY = ("many_submissions", "slow")
+GRADERS = "graders"
+#: what only a worker world gives a test: a test that asks for it is in the graders tier
+WORLD_FIXTURES = frozenset({"harness"})
+
+
+def _marked(item, names) -> bool:
+    return any(item.get_closest_marker(name) for name in names)
+
+
+def pytest_collection_modifyitems(config, items):
+    """Every grader of ``exercises/`` and ``hidden/``, and every test that asks for a worker world,
+    is in the graders tier. A bare ``pytest`` (no path, no ``-m``) runs the fast tier only: the
+    kit's own tests that start no world and copy nothing (about a minute on 2 cores)."""
+    import pytest
+
+    root = os.path.dirname(os.path.abspath(__file__))
+    for item in items:
+        place = os.path.relpath(str(item.fspath), root).split(os.sep)[0]
+        if place in ("exercises", "hidden") or WORLD_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.graders)
+    bare = config.args_source == pytest.Config.ArgsSource.TESTPATHS  # no path given
+    if not bare or config.option.markexpr or os.path.realpath(str(config.rootpath)) != os.path.realpath(root):
+        return
+    fast = [item for item in items if not _marked(item, (GRADERS, *HEAVY))]
+    config.hook.pytest_deselected(items=[item for item in items if item not in fast])
+    items[:] = fast

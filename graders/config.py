@@ -158,12 +158,3 @@ def gradescope_profile(configured: str) -> str:
 
 def gradescope_wall_s() -> float:
     return float(get("DTLAB_WALL_S"))
-
-
-def markdown_table() -> str:
-    """The table of variables in docs/environment.md."""
-    lines = ["| variable | default | effect |", "| --- | --- | --- |"]
-    for v in VARIABLES.values():
-        default = f"`{v.default}`" if v.default else "(unset)"
-        lines.append(f"| `{v.name}` | {default} | {v.effect} |")
-    return "\n".join(lines)

@@ -1,32 +1,61 @@
 #!/usr/bin/env bash
-# The kit's test command: its own tests, then every chapter's graders (public and hidden) against the
-# reference solutions.
+# The kit's test command, in tiers (markers in pyproject.toml):
 #
-# Two pytest processes run side by side, one per core of the course machine, chosen by marker
-# (pyproject.toml): the suites that grade many submissions or copy the kit (`many_submissions`,
-# `slow`: mutants, red team, batch grading, nbgrader, the samples, a new chapter, a new language),
-# and everything else (the two then take about as long). Each is an ordinary pytest session with
-# its own worker worlds; arguments go to both. Their outputs are shown one after the other, and the
-# script fails if either fails. (Background jobs of a script start with SIGINT ignored: what must
-# answer Ctrl-C, like `dtlab watch`, installs its own handler.)
+#   bash scripts/test.sh --fast      the kit's own tests that start no worker world and copy nothing
+#                                    (what a bare `pytest` runs): about a minute, for every save
+#   bash scripts/test.sh --graders   every chapter's public and hidden graders against the reference
+#                                    solutions, and the kit's tests that need worker worlds or commands
+#   bash scripts/test.sh --heavy     mutants, red team, batches, nbgrader, samples, copies of the kit
+#   bash scripts/test.sh             all three (CI, and the README's test command)
+#
+# All three run as two lanes of pytest processes side by side, one per core of the course machine:
+# the heavy tier but its torchrun jobs; and the fast tier, the graders tier, then the torchrun
+# jobs (the two lanes then take about as long: docs/measured.md). Each is an ordinary pytest session with its own worker worlds; other arguments go to
+# every session. Outputs are shown one after the other, and the script fails if any fails.
+# (Background jobs of a script start with SIGINT ignored: what must answer Ctrl-C, like
+# `dtlab watch`, installs its own handler.)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTEST=(.venv/bin/python -m pytest --impl solutions --hypothesis-profile ci --dtlab-deadline 5 -q)
 HEAVY="many_submissions or slow"
+FAST=(tests -m "not (graders or $HEAVY)")
+GRADERS=(tests exercises hidden -m "graders and not ($HEAVY)")
+HEAVY_TIER=(tests -m "$HEAVY")
+#: the heavy tier's part the second lane takes, to balance the lanes
+MOVED=tests/world/test_torchrun_mode.py
+
+tier=all
+case "${1:-}" in
+--fast | --graders | --heavy | --all) tier=${1#--} && shift ;;
+esac
+case $tier in
+fast) exec "${PYTEST[@]}" "${FAST[@]}" "$@" ;;
+graders) exec "${PYTEST[@]}" "${GRADERS[@]}" "$@" ;;
+heavy) exec "${PYTEST[@]}" "${HEAVY_TIER[@]}" "$@" ;;
+esac
 
 logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT
-"${PYTEST[@]}" tests -m "$HEAVY" "$@" >"$logs/heavy.log" 2>&1 &
+"${PYTEST[@]}" "${HEAVY_TIER[@]}" --ignore "$MOVED" "$@" >"$logs/heavy.log" 2>&1 &
 heavy=$!
-"${PYTEST[@]}" tests exercises hidden -m "not ($HEAVY)" "$@" >"$logs/rest.log" 2>&1 &
-rest=$!
+{
+	"${PYTEST[@]}" "${FAST[@]}" "$@" >"$logs/fast.log" 2>&1 && fast=0 || fast=$?
+	"${PYTEST[@]}" "${GRADERS[@]}" "$@" >"$logs/graders.log" 2>&1 && graders=0 || graders=$?
+	"${PYTEST[@]}" "$MOVED" -m "$HEAVY" "$@" >"$logs/moved.log" 2>&1 && moved=0 || moved=$?
+	exit $((fast || graders || moved))
+} &
+lane=$!
 # the sessions ignore SIGINT (background jobs of a script do): a Ctrl-C here stops them
-trap 'kill "$heavy" "$rest" 2>/dev/null; exit 130' INT TERM
+trap 'kill "$heavy" "$lane" 2>/dev/null; exit 130' INT TERM
 status=0
 wait "$heavy" || status=$?
-wait "$rest" || status=$?
-echo "==> the suites that grade many submissions or copy the kit (-m '$HEAVY')"
+wait "$lane" || status=$?
+echo "==> the heavy tier: mutants, red team, batches, copies of the kit (tests -m '$HEAVY', but $MOVED)"
 cat "$logs/heavy.log"
-echo "==> the kit's other tests and every chapter's graders (tests exercises hidden, -m 'not ($HEAVY)')"
-cat "$logs/rest.log"
+echo "==> the fast tier: the kit's own tests without worker worlds (tests -m 'not (graders or $HEAVY)')"
+cat "$logs/fast.log"
+echo "==> the graders tier: every chapter's graders, and the kit's tests with worlds (-m 'graders and not ($HEAVY)')"
+cat "$logs/graders.log"
+echo "==> the heavy tier's torchrun jobs ($MOVED)"
+cat "$logs/moved.log"
 exit "$status"

@@ -73,10 +73,56 @@ def _over(tensor: torch.Tensor, offset: int, size, stride) -> torch.Tensor:
         raise CannotAlias(str(exc)) from exc
 
 
+#: aliases cut loose, kept alive (empty: they hold no memory) until a task later. The backend's
+#: thread may still hold an alias for a moment; if the kit let go of its Python object first,
+#: torch would hand that object to the thread, which must then take the GIL on a thread state
+#: made for it, and CPython 3.11's tracemalloc crashes the process (SIGSEGV in
+#: ``traceback_new``) when a thread state is made while it traces (a graded ledger's Python
+#: heap). So the kit keeps every alias until no backend thread can hold it and no tracing runs.
+_KEPT: list[torch.Tensor] = []
+_KEPT_BEFORE: list[torch.Tensor] = []
+#: aliases of handles graded code dropped before it waited for them, with their work
+_PENDING: list[tuple[object, tuple]] = []
+
+
 def cut(aliases) -> None:
     """Point every alias at an empty storage: the memory it showed is no longer held by it."""
     for made in aliases:
         made.set_()
+    _KEPT.extend(aliases)
+
+
+def handle_dropped(work, aliases: tuple, waited: bool) -> None:
+    """Graded code let go of an async handle: cut its aliases if it waited for the work or the
+    work completed, else once it has (:func:`cut_completed`). (gloo's ``reduce_scatter_tensor``
+    says it is not completed even after ``wait()``: a wait is the surer sign.)"""
+    if waited:
+        cut(aliases)
+        return
+    _PENDING.append((work, aliases))
+    cut_completed()
+
+
+def cut_completed() -> None:
+    """Cut the aliases of dropped handles whose work has completed since (the live ledger asks
+    at every operator: the memory goes when the backend's copy of the handle would have gone)."""
+    if not _PENDING:
+        return
+    pending = _PENDING[:]
+    _PENDING.clear()  # (cutting runs operators: a call from inside finds nothing to do)
+    for work, aliases in pending:
+        if work.is_completed():
+            cut(aliases)
+        else:
+            _PENDING.append((work, aliases))
+
+
+def release_kept() -> None:
+    """Between tasks, no tracing runs: let go of the aliases cut loose in the task before the
+    last (a task later, no backend thread can still hold one)."""
+    cut_completed()
+    _KEPT_BEFORE[:] = _KEPT
+    _KEPT.clear()
 
 
 def aliased_call(name: str, real, arguments: dict, args: tuple, kwargs: dict, all_gather):

@@ -49,17 +49,20 @@ class RecordedWork:
     recorder graded code could reach by an attribute: only the waiting function (a closure).
 
     ``aliases``: what the backend was handed instead of graded code's tensors
-    (:mod:`graders.comm.backend_hold`), cut loose when the handle dies after the work completed."""
+    (:mod:`graders.comm.backend_hold`), cut loose once the handle died and the work completed."""
 
-    __slots__ = ("_work", "_wait", "_aliases")
+    __slots__ = ("_work", "_wait", "_aliases", "_waited")
 
     def __init__(self, work, wait: Callable, aliases: tuple = ()) -> None:
         self._work = work
         self._wait = wait
         self._aliases = aliases
+        self._waited = False
 
     def wait(self, *args, **kwargs):
-        return self._wait(self, self._work, args, kwargs)
+        done = self._wait(self, self._work, args, kwargs)
+        self._waited = True
+        return done
 
     def __getattr__(self, name):
         return getattr(self._work, name)
@@ -67,8 +70,8 @@ class RecordedWork:
     def __del__(self) -> None:
         aliases, self._aliases = self._aliases, ()
         try:
-            if aliases and self._work is not None and self._work.is_completed():
-                backend_hold.cut(aliases)
+            if aliases and self._work is not None:
+                backend_hold.handle_dropped(self._work, aliases, self._waited)
         except Exception:  # noqa: BLE001 - a handle dying must never raise
             pass
 

@@ -1,6 +1,6 @@
 """Training for the graders of the training chapters (data parallelism, ZeRO, ...).
 
-* :mod:`.models`: the tiny models and data, with the curriculum's awkward parameters;
+* :mod:`.tiny_lm`, :mod:`.gpt`: the tiny models and data, with the curriculum's awkward parameters;
 * :mod:`.optimizers`: optimizers as plain data (:class:`OptimizerSpec`) and drawn;
 * :mod:`.loop`: the driver's single-device reference and the workers' training loop;
 * :mod:`.history`: parameters after every step compared with the reference;

@@ -24,6 +24,7 @@ from __future__ import annotations
 import array
 import gc
 import io
+import itertools
 import mmap
 import os
 import stat
@@ -34,6 +35,7 @@ import tracemalloc
 #: kinds of object that are data at any size
 DATA_TYPES = (bytes, bytearray, str, array.array)
 _FOUND = (*DATA_TYPES, mmap.mmap)
+_EXACT = frozenset(_FOUND)
 _UNTRACKED_CONTAINERS = (tuple, dict, frozenset)
 _KIT_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 #: the blocks the size rules of python_heap count (a number; an array)
@@ -63,20 +65,44 @@ def _writes(args: tuple) -> bool:
     return any(c in text for c in "wax+") or bool(isinstance(flags, int) and flags & _WRITE_FLAGS)
 
 
-class KeptData:
-    """The data a phase kept outside torch that block sizes do not count (see the module).
-    ``owned(traceback) -> "file:line" or ""`` says whether graded code made a block."""
+def traced_blocks() -> tuple:
+    """Every traced block as ``(domain, size, frames, ...)``, ``frames`` innermost first (what
+    ``tracemalloc.take_snapshot`` wraps, without an object per block and frame)."""
+    return tracemalloc._get_traces()
 
-    def __init__(self, owned, graded_root: str) -> None:
-        self.owned = owned
+
+#: the raw frames (innermost first) of the block an object lives in, or None if untraced
+_object_frames = tracemalloc._get_object_traceback
+
+
+def frames_of(value) -> tuple | None:
+    """The raw frames (innermost first) of the block ``value`` lives in, or None if untraced."""
+    return _object_frames(value)
+
+
+class KeptData:
+    """The data a phase kept outside torch that block sizes do not count (see the module)."""
+
+    def __init__(self, graded_root: str) -> None:
         self.graded_root = graded_root
         self._written: set[str] = set()  # every path graded code created or opened for writing
         self._phase_began = time.time()
+        self._beside_the_heap = False  # an mmap made, or a file opened by graded code, this phase
         install()
         _HOOK.listener = self
 
     def phase_started(self) -> None:
         self._phase_began = time.time()
+        self._beside_the_heap = False
+
+    def outside_the_heap(self) -> bool:
+        """Whether the phase may keep data no traced block holds: it made an mmap, or graded code
+        opened a file in it or wrote one before (and may write it again through a handle)."""
+        return self._beside_the_heap or bool(self._written)
+
+    def mapped(self) -> None:
+        """An ``mmap.__new__`` audit event."""
+        self._beside_the_heap = True
 
     def stop(self) -> None:
         if _HOOK.listener is self:
@@ -85,7 +111,10 @@ class KeptData:
     def opened(self, path, args: tuple) -> None:
         """An ``open`` (or ``tempfile.mkstemp``) audit event: remember a path graded code writes
         to, or made (torch's ``save`` then writes it from C++, which raises no event)."""
-        if isinstance(path, str | bytes) and _writes(args) and self._graded_writes(sys._getframe(2)):
+        if not isinstance(path, str | bytes) or not self._graded_writes(sys._getframe(2)):
+            return
+        self._beside_the_heap = True
+        if _writes(args):
             self._written.add(os.fsdecode(path))
 
     def _graded_writes(self, frame) -> bool:
@@ -101,30 +130,31 @@ class KeptData:
             frame = frame.f_back
         return False
 
-    def kept(self) -> dict[str, int]:
-        """``{"file:line" or kind: bytes}`` of what the phase kept (see the module)."""
-        # (tracing is on: every object made here is traced and costs, so allocate little: the
-        # data objects first, then identities only for those made in the phase)
-        candidates = [value for value in _referred() if issubclass(type(value), _FOUND)]
+    def kept(self, owned) -> dict[str, int]:
+        """``{"file:line" or kind: bytes}`` of what the phase kept (see the module); ``owned(frames)
+        -> "file:line" or ""`` says whether graded code made a block."""
+        # (tracing is on: every object made here is traced and costs, so allocate little and
+        # loop in C: the data objects first, then their frames, then Python only for the few
+        # made in the phase)
+        candidates = _data_objects(_referred())
         found: dict[str, int] = {}
         seen: set[int] = set()
-        for value in candidates:
-            made = tracemalloc.get_object_traceback(value)
+        for value, made in zip(candidates, map(_object_frames, candidates)):
             if made is None or id(value) in seen:
                 continue
             seen.add(id(value))
-            line = self.owned(made)
+            line = owned(made)
             if not line:
                 continue
             size = len(value) if isinstance(value, mmap.mmap) else _uncounted_bytes(value)
             if size:
                 found[line] = found.get(line, 0) + size
-        kept_files = self._files()
+        kept_files = self._files(owned)
         if kept_files:
             found["files"] = kept_files
         return found
 
-    def _files(self) -> int:
+    def _files(self, owned) -> int:
         """Bytes of the files graded code wrote to in the phase (still on disk), and of the files
         it opened in the phase and still holds open (a temporary file), each file once."""
         sizes: dict[tuple[int, int], int] = {}
@@ -138,8 +168,8 @@ class KeptData:
         for handle in gc.get_objects():
             if type(handle) is not io.FileIO or handle.closed:
                 continue
-            made = tracemalloc.get_object_traceback(handle)
-            if made is None or not self.owned(made):
+            made = frames_of(handle)
+            if made is None or not owned(made):
                 continue
             try:
                 info = os.fstat(handle.fileno())
@@ -148,6 +178,13 @@ class KeptData:
             if stat.S_ISREG(info.st_mode):
                 sizes[(info.st_dev, info.st_ino)] = info.st_size
         return sum(sizes.values())
+
+
+def _data_objects(objects: list) -> list:
+    """The data objects among ``objects``: of the data kinds, or of subclasses of them."""
+    kinds = set(map(type, objects))
+    wanted = _EXACT | {kind for kind in kinds - _EXACT if issubclass(kind, _FOUND)}
+    return list(itertools.compress(objects, map(wanted.__contains__, map(type, objects))))
 
 
 def _referred() -> list:
@@ -176,6 +213,8 @@ class _Hook:
             return
         if event == "open":
             listener.opened(args[0], args)
+        elif event == "mmap.__new__":
+            listener.mapped()
         elif event == "tempfile.mkstemp":
             listener.opened(args[0], (args[0], "w"))
 

@@ -40,8 +40,9 @@ from dataclasses import dataclass
 import torch
 from torch.utils._python_dispatch import TorchDispatchMode, _disable_current_modes
 
+from graders.comm import backend_hold
 from graders.training.live_sweep import StorageSweep
-from graders.training.python_heap import PythonHeap, register
+from graders.training.python_heap import PythonHeap, register, traced_example
 
 _Tensor = torch.Tensor
 #: ``torch.tensor(data)`` and its kin (``as_tensor``, ``new_tensor``, the legacy constructors,
@@ -105,7 +106,8 @@ class LiveLedger(TorchDispatchMode):
         self.largest: dict[str, Peak] = {}
         self.after_op = None  # called after every operator (the plain measurement's probe)
         #: the Python objects graded code keeps (a graded ledger only: one with a ``site_root``)
-        self.heap = PythonHeap(site_root, python_heap) if site_root and python_heap else None
+        traced = site_root and python_heap and traced_example()
+        self.heap = PythonHeap(site_root, python_heap) if traced else None
         if self.heap is not None:
             register(self.heap)
         #: bytes alive of the storages collectives gathered into (all-gather outputs), and peaks
@@ -255,6 +257,7 @@ class LiveLedger(TorchDispatchMode):
         """Count the storages alive that the ledger did not see being made (see the module)."""
         if self._paused:
             return
+        backend_hold.cut_completed()  # what a dropped handle's finished work held is let go
         found = self.sweep.found()
         for storage in found:
             self._adopt(storage)
@@ -304,6 +307,7 @@ class LiveLedger(TorchDispatchMode):
 
     # -- the mode ----------------------------------------------------------------------------
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        backend_hold.cut_completed()  # a dropped handle's finished work let go of its buffers
         before = None
         if func.__name__.startswith("set_") and not self._paused:  # it swaps its input's storage
             before = {id(t.untyped_storage()) for t in tensors_in((args, kwargs), [])}

@@ -39,7 +39,7 @@ from dataclasses import dataclass
 
 import torch
 
-from graders.training.kept_data import KeptData
+from graders.training.kept_data import KeptData, frames_of, traced_blocks
 
 #: the kit's own code: what it makes inside graded calls is not graded code's
 KIT = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + "/"
@@ -67,6 +67,11 @@ SETUP_PHASES = frozenset({"setup", "construct"})
 #: bytes of new Python data graded code may keep from importing and building (a table per
 #: parameter tensor passes; a copy per element of a model that dwarfs it does not)
 SETUP_KEEP_LIMIT = 16 * 1024
+#: the heap is traced in the examples whose model's parameters outweigh :data:`KEEP_LIMIT` this
+#: many times: there a hoard O(model) stands out from honest O(1) data, while on a smaller model
+#: the allowance itself would be the door. Every part with this promise has such an explicit
+#: example (``tests/chapters/test_heap_scale.py``), and tracing costs every allocation.
+HEAP_SCALE = 16
 
 
 def definition_lines(path: str) -> frozenset[int]:
@@ -163,7 +168,7 @@ class PythonHeap:
         self._started_here = False
         self._held: list[float] | None = None
         #: data outside the size rules; it notes the files graded code writes for the heap's life
-        self.data = KeptData(self._graded_line, self.graded_root)
+        self.data = KeptData(self.graded_root)
         self.phase = ""
 
     def start(self) -> None:
@@ -213,20 +218,42 @@ class PythonHeap:
         # floats graded code let go of wait in the free list, still traced as its: take them
         # out, and count them as what they are, garbage
         freed = _take_spare_floats()
+        owners: dict[tuple, str] = {}  # many blocks share their frames
+
+        def line_of(frames: tuple) -> str:
+            line = owners.get(frames)
+            if line is None:
+                line = owners[frames] = self._graded_line(frames)
+            return line
+
+        data_blocks: list[tuple[tuple, int]] = []  # graded code's blocks that hold data
+        unsized = 0  # graded code's blocks the size rules leave out: data objects among them?
+        for _domain, size, frames, *_ in traced_blocks():
+            if line_of(frames):
+                if _holds_data(size):
+                    data_blocks.append((frames, size))
+                else:
+                    unsized += size
+        limit = SETUP_KEEP_LIMIT if phase in SETUP_PHASES else KEEP_LIMIT
+        if phase in SETUP_PHASES and sum(size for _, size in data_blocks) > limit:
+            # what a def or class statement makes is code (parsing the file to tell is dear:
+            # only when it matters)
+            code = functools.partial(self._graded_line, skip_definitions=True)
+            data_blocks = [(frames, size) for frames, size in data_blocks if code(frames)]
         by_line: dict[str, int] = {}
-        code_lines = phase in SETUP_PHASES  # what a def or class statement makes is code
-        for trace in tracemalloc.take_snapshot().traces:
-            if _holds_data(trace.size):
-                line = self._graded_line(trace.traceback, skip_definitions=code_lines)
-                if line:
-                    by_line[line] = by_line.get(line, 0) + trace.size
+        for frames, size in data_blocks:
+            by_line[owners[frames]] = by_line.get(owners[frames], 0) + size
         for number in freed:
-            made = tracemalloc.get_object_traceback(number)
-            line = self._graded_line(made) if made is not None else ""
+            made = frames_of(number)
+            line = line_of(made) if made is not None else ""
             if line:
-                by_line[line] -= FLOAT_BLOCK
-        for line, size in self.data.kept().items():
-            by_line[line] = by_line.get(line, 0) + size
+                by_line[line] = by_line.get(line, 0) - FLOAT_BLOCK
+        # the data objects' scan walks the whole heap: needed only when what it can add (their
+        # blocks are among ``unsized``; an mmap's or a file's memory is no traced block) could
+        # take the phase past its allowance
+        if sum(by_line.values()) + unsized > limit or self.data.outside_the_heap():
+            for line, size in self.data.kept(line_of).items():
+                by_line[line] = by_line.get(line, 0) + size
         kept = sum(by_line.values())
         most = self.most_in_setup if phase in SETUP_PHASES else self.most
         if kept > most.bytes:
@@ -234,19 +261,19 @@ class PythonHeap:
         del freed
         self._next_phase()
 
-    def _graded_line(self, traceback, *, skip_definitions: bool = False) -> str:
-        """``file:line`` of the graded code that made it, or "" if it is not graded code's: the
-        nearest frame that is graded code, the kit's or torch's decides. The kit's modes and
-        hooks run inside graded calls, and torch keeps its own Python bookkeeping (an optimizer's
-        state dicts, autograd's nodes): neither is graded code's data. A standard-library or
-        third-party helper, and torch's text of a tensor, work for their caller; with no owner
-        among the frames recorded (an import's deep stack, say), it is nobody's."""
-        for frame in reversed(traceback):
-            filename = frame.filename
+    def _graded_line(self, frames: tuple, *, skip_definitions: bool = False) -> str:
+        """``file:line`` of the graded code that made a block (its raw ``frames``, innermost
+        first), or "" if it is not graded code's: the nearest frame that is graded code, the
+        kit's or torch's decides. The kit's modes and hooks run inside graded calls, and torch
+        keeps its own Python bookkeeping (an optimizer's state dicts, autograd's nodes): neither
+        is graded code's data. A standard-library or third-party helper, and torch's text of a
+        tensor, work for their caller; with no owner among the frames recorded (an import's deep
+        stack, say), it is nobody's."""
+        for filename, lineno in frames:
             if filename.startswith(self.graded_root):
-                if skip_definitions and frame.lineno in definition_lines(filename):
+                if skip_definitions and lineno in definition_lines(filename):
                     return ""  # a function or a class being defined: code, not data
-                return f"{os.path.basename(filename)}:{frame.lineno}"
+                return f"{os.path.basename(filename)}:{lineno}"
             if filename.startswith(KIT) or filename.startswith(IMPORT_MACHINERY):
                 return ""
             if filename.startswith(TORCH) and filename not in TORCH_TEXT:
@@ -265,6 +292,19 @@ class PythonHeap:
 
 #: the heaps of this process's graded ledgers in the current task, for the worker's reply
 _ACTIVE: list[PythonHeap] = []
+#: whether the current task's example is one the heap is traced in (:data:`HEAP_SCALE`)
+_TRACED_EXAMPLE = [True]
+
+
+def task_starts(case) -> None:
+    """A task begins on ``case``: trace its graded ledgers' heaps if its model is large enough
+    (a case that does not say its ``parameter_bytes`` is traced)."""
+    size = getattr(case, "parameter_bytes", None)
+    _TRACED_EXAMPLE[0] = not isinstance(size, int) or size >= HEAP_SCALE * KEEP_LIMIT
+
+
+def traced_example() -> bool:
+    return _TRACED_EXAMPLE[0]
 
 
 def register(heap: PythonHeap) -> None:

@@ -146,7 +146,9 @@ class TaskServer:
     def run_task(self, message: dict) -> dict:
         import torch.distributed as dist
 
+        from graders.comm import backend_hold
         from graders.errors import TODO_MARKER, BannedCallError
+        from graders.training import python_heap
         from graders.world.graded_import import (
             ImplLocation,
             MissingModule,
@@ -161,6 +163,7 @@ class TaskServer:
         _write_to_log(sys.__stdout__)
         os.ftruncate(1, 0)  # the log is opened O_APPEND: each task starts a fresh one
         purge_student_modules()
+        backend_hold.release_kept()  # no tracing runs between tasks (see the module)
         self.set_note("")
         reset_numerics(message.get("seed", 0))
         fn = resolve(message["task"])
@@ -168,6 +171,7 @@ class TaskServer:
         ctx = TaskContext(self, fn.dtlab_task, location)
         sys.stdout, sys.stderr = self.stdout, self.stderr
         reply: dict = {}
+        python_heap.task_starts(message["case"])
         try:
             reply["value"] = fn(ctx, message["case"])
         except MissingModule as exc:
@@ -184,8 +188,6 @@ class TaskServer:
         finally:
             sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
             self.recorder.end()
-        from graders.training import python_heap
-
         kept = python_heap.take_finding()
         if kept and "value" in reply:
             reply["python_kept"] = kept

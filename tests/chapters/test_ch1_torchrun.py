@@ -21,12 +21,15 @@ import re
 import subprocess
 import sys
 
+import pytest
 import torch
 
 from graders.chapters.ch1 import reference, tasks
 from graders.chapters.ch1.first_ddp import cases as ddp_cases
 from graders.impl import KIT_ROOT, Impl
 from graders.training.history import TRAINING_TOLERANCES
+
+pytestmark = pytest.mark.graders  # the graders tier: worker worlds, the kit's commands
 
 CASE = ddp_cases.build_ddp_case(10, 3, 4, 2, 3, 0.05, 0.9, seed=7)
 

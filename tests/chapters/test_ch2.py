@@ -11,6 +11,8 @@ from graders.chapters.ch2 import cases, tasks
 from graders.chapters.ch2.reference_traffic import MEASURED
 from graders.impl import KIT_ROOT, Impl
 
+pytestmark = pytest.mark.graders  # the graders tier: worker worlds, the kit's commands
+
 SOLUTIONS = Impl.resolve("solutions")
 CORRECT = sorted((KIT_ROOT / "fixtures/submissions/correct/ch2").iterdir())
 

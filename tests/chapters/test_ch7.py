@@ -28,6 +28,8 @@ from graders.plugin import pytest_plugin
 from graders.plugin.results import FAILED, Gradebook
 from graders.world.pool import WorldPool
 
+pytestmark = pytest.mark.graders  # the graders tier: worker worlds, the kit's commands
+
 SOLUTIONS = Impl.resolve("solutions")
 DEADLOCK = [[("F", 0), ("B", 0), ("F", 1), ("B", 1)], [("F", 0), ("F", 1), ("B", 0), ("B", 1)]]
 

@@ -18,6 +18,8 @@ from graders.errors import GradingFailure
 from graders.impl import Impl
 from graders.world.pool import WorldPool
 
+pytestmark = pytest.mark.graders  # the graders tier: worker worlds, the kit's commands
+
 SOLUTIONS = Impl.resolve("solutions")
 
 

@@ -12,6 +12,8 @@ from graders.comm.collective_calls import phase_calls
 from graders.impl import Impl
 from graders.world.pool import WorldPool
 
+pytestmark = pytest.mark.graders  # the graders tier: worker worlds, the kit's commands
+
 SOLUTIONS = Impl.resolve("solutions")
 DTYPES = {4: "float32", 8: "float64"}
 

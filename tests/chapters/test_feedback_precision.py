@@ -13,6 +13,8 @@ from graders.errors import GradingFailure
 from graders.judge.checks import assert_tensor_equal, preview_window
 from graders.words.messages import say
 
+pytestmark = pytest.mark.graders  # the graders tier: worker worlds, the kit's commands
+
 
 def _message(actual, expected) -> str:
     with pytest.raises(GradingFailure) as failure:

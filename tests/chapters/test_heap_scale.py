@@ -15,10 +15,9 @@ import pytest
 from graders.authoring import mutants
 from graders.catalog import CHAPTERS, EXERCISES
 from graders.catalog.bans import PYTHON_HEAP_COUNTED
+from graders.training.python_heap import HEAP_SCALE as SCALE
 from graders.training.python_heap import KEEP_LIMIT
 
-#: the graded model's parameters at least this many allowances, in one explicit example
-SCALE = 16
 #: the parts that carry a memory promise
 MEMORY_PARTS = ("memory", "state")
 HEAP_EXERCISES = sorted(e.id for e in EXERCISES.values() if PYTHON_HEAP_COUNTED <= e.scan_allows)

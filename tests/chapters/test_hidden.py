@@ -9,6 +9,10 @@ unstable_cross_entropy`` does the same for chapter 6's large-logit property.
 import subprocess
 import sys
 
+import pytest
+
+pytestmark = pytest.mark.graders  # the graders tier: worker worlds, the kit's commands
+
 
 def _pytest(kit_root, tmp_path, impl: str, *tests: str) -> str:
     run = subprocess.run(

@@ -3,7 +3,8 @@
 A copy of the kit gets the throwaway chapter ``ch99`` of ``fixtures/new_chapter/``, whose files
 lie only in ``graders/chapters/ch99/``, ``solutions/ch99/``, ``exercises/ch99/``, ``hidden/ch99/``
 and ``fixtures/mutants/ch99.toml``. The copy then grades it, lists it in ``dtlab progress``, runs
-its mutants and its coverage, and releases it, as for any other chapter.
+its mutants and its coverage, releases it, and the suites that list every chapter take it in, as
+for any other chapter.
 """
 
 import json
@@ -81,6 +82,17 @@ def test_its_mutants_and_coverage_are_tested(kit, run_in):
     assert any("test_coverage.py" in line for line in passed), out[-2000:]
     mutant_tests = {line.split("::")[1].split("[")[0] for line in passed if "test_mutants.py" in line}
     assert {"test_every_exercise_has_three_mutants", "test_mutant_is_caught"} <= mutant_tests, out[-2000:]
+
+
+def test_the_suites_that_list_the_chapters_read_them_from_the_catalogue(kit, run_in):
+    """The tests that name every chapter, or a chapter that does not exist, take ch99 in."""
+    out = run_in(
+        kit,
+        *("-m", "pytest", "tests/words/test_hints.py", "tests/student/test_student_commands.py"),
+        *("-q", "-rA", "-k", "unknown or names_accepted or ch99"),
+    ).stdout  # (the red team's list of samples reads the catalogue too; a copy has no samples)
+    passed = [line for line in out.splitlines() if line.startswith("PASSED")]
+    assert len(passed) >= 4 and sum("ch99" in line for line in passed) >= 2, out[-2000:]
 
 
 def test_it_is_released(kit, run_in, tmp_path):

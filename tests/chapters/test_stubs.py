@@ -10,6 +10,8 @@ from graders.authoring.stubs import StubError, generate_stub, solution_lines, sy
 from graders.catalog import EXERCISES
 from graders.errors import TODO_MARKER
 
+pytestmark = pytest.mark.graders  # the graders tier: worker worlds, the kit's commands
+
 SOLUTION = '''"""Doc."""
 
 import torch

@@ -1,12 +1,16 @@
 """The class report (``graders.grading.reports.class_report``): its numbers come from the results, its
 pictures are drawn, and it reads without them."""
 
+import pytest
+
 from graders import catalog
 from graders.errors import Failure
 from graders.grading.reports import class_report
 from graders.grading.reports.similarity import SimilarPair
 from graders.grading.result import StudentResult
 from graders.plugin.results import FAILED, PASSED, Gradebook
+
+pytestmark = pytest.mark.graders  # the graders tier: worker worlds, the kit's commands
 
 
 def _student(sid: str, failing: dict[str, str], seconds: float = 1.0, error_kind: str = "") -> StudentResult:

@@ -18,6 +18,8 @@ from graders.impl import Impl
 from graders.plugin.results import FAILED, PASSED, Gradebook
 from graders.student import part
 
+pytestmark = pytest.mark.graders  # the graders tier: worker worlds, the kit's commands
+
 
 @pytest.fixture(scope="module")
 def released(tmp_path_factory):

@@ -14,6 +14,8 @@ import pytest
 
 from graders.errors import Failure, render
 
+pytestmark = pytest.mark.graders  # the graders tier: worker worlds, the kit's commands
+
 SCRIPT = """
 import os, sys
 from graders.grading import driver

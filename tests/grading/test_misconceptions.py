@@ -11,6 +11,7 @@ from graders.authoring import mutants
 from graders.catalog import CHAPTERS
 from graders.grading.reports import misconceptions
 from graders.plugin import diagnosis
+from graders.plugin.known_misconceptions import slim
 
 pytestmark = pytest.mark.many_submissions
 
@@ -18,7 +19,24 @@ pytestmark = pytest.mark.many_submissions
 @pytest.fixture(scope="module")
 def known(harness):
     exercises = {e.id for e in CHAPTERS["ch2"].exercises}
-    return misconceptions.known_batteries("ch2", exercises, harness)
+    found = misconceptions.known_batteries("ch2", exercises, harness)
+    assert found.get("slim"), "the kit as it is: the shipped batteries, not a run"
+    return found
+
+
+def test_a_changed_kit_runs_the_batteries_and_they_agree_with_the_shipped(harness):
+    """A teacher who changed a grader or a mutant gets batteries run in their process; on the
+    kit as it is, those are the shipped ones (slimmed alike)."""
+    exercise = "ch2.broadcast"
+    ran = misconceptions._run_known("ch2", {exercise}, harness)
+    shipped = misconceptions._shipped("ch2", {exercise})
+    assert set(ran["mutants"][exercise]) == set(shipped["mutants"][exercise])
+    for name, records in [("reference", ran["reference"][exercise]), *ran["mutants"][exercise].items()]:
+        want = shipped["reference"][exercise] if name == "reference" else shipped["mutants"][exercise][name]
+        both = set(records) & set(want)  # (a case or two may differ with what is imported)
+        assert len(both) >= 0.75 * len(want), f"{name}: {len(both)} of {len(want)} cases alike"
+        for key in both:
+            assert diagnosis.agree(slim(records[key]), want[key]), f"{name} {key}"
 
 
 def test_each_mutant_as_a_student_is_named(known):

@@ -15,6 +15,8 @@ from graders.authoring import release
 from graders.authoring.stubs import solution_lines
 from graders.catalog import CHAPTERS, EXERCISES
 
+pytestmark = pytest.mark.graders  # the graders tier: worker worlds, the kit's commands
+
 
 @pytest.fixture(scope="module")
 def released(kit_root, tmp_path_factory):

@@ -24,6 +24,8 @@ from graders.grading import sandbox
 from graders.grading.sandbox import cgroup, process_tree, rlimits, root, stale
 from graders.grading.sandbox.cgroup import Cgroup, Hierarchy
 
+pytestmark = pytest.mark.graders  # the graders tier: worker worlds, the kit's commands
+
 MIB = 1024 * 1024
 DEAD, LIVE = 999_001, 999_002  # batch pids, alive or not according to the fake /proc
 

@@ -6,8 +6,12 @@ import re
 import subprocess
 import sys
 
+import pytest
+
 from graders.grading.reports import similarity
 from graders.impl import KIT_ROOT
+
+pytestmark = pytest.mark.graders  # the graders tier: worker worlds, the kit's commands
 
 
 def _files(folder, names=None) -> dict[str, bytes]:

@@ -23,6 +23,8 @@ from graders.impl import WORKSPACE_MARKER
 from graders.student import workspace
 from graders.student.signatures import differences
 
+pytestmark = pytest.mark.graders  # the graders tier: worker worlds, the kit's commands
+
 
 def _env() -> dict[str, str]:
     """The environment a student's shell has: none of the kit's settings, no PYTHONPATH."""

@@ -14,6 +14,8 @@ from graders.impl import Impl
 from graders.plugin.results import Gradebook
 from graders.student import chapter_run, check
 
+pytestmark = pytest.mark.graders  # the graders tier: worker worlds, the kit's commands
+
 CASES = {
     # a ring all-reduce that forgets to divide for avg: its hint is about avg, not the phases
     "all_reduce_avg_never_divides": ("ring_all_reduce", "avg is the sum divided by the number of ranks"),

@@ -16,12 +16,15 @@ import sys
 
 import pytest
 
+from graders.catalog import CHAPTERS
 from graders.errors import Failure
 from graders.impl import Impl
 from graders.plugin.results import FAILED, PASSED, Gradebook
 from graders.student import chapter_run as runner
 from graders.student import check, progress
 from graders.student.state import ProgressState
+
+pytestmark = pytest.mark.graders  # the graders tier: worker worlds, the kit's commands
 
 
 def _copy_chapter(source, target):
@@ -261,10 +264,9 @@ def test_check_names_accepted():
     assert check.resolve("ch2", "ch2.ring_all_reduce") == ("ch2", "ch2.ring_all_reduce")
     assert check.resolve("ch2.ring_all_reduce") == ("ch2", "ch2.ring_all_reduce")
     assert check.resolve("ch7") == ("ch7", None)
-    with pytest.raises(
-        check.UnknownTarget, match="choose from ch1, ch2, ch3, ch4, ch5, ch6, ch7, ch8, ch9, ch10, ch11"
-    ):
-        check.resolve("ch12")
+    chapters = ", ".join(CHAPTERS)
+    with pytest.raises(check.UnknownTarget, match=f"choose from {chapters}"):
+        check.resolve(f"ch{max(int(chapter.removeprefix('ch')) for chapter in CHAPTERS) + 1}")
 
 
 def test_a_failure_keeps_its_pieces_as_data_from_the_exception_to_the_block():

@@ -5,6 +5,10 @@ import subprocess
 import sys
 import tomllib
 
+import pytest
+
+pytestmark = pytest.mark.graders  # the graders tier: worker worlds, the kit's commands
+
 
 def _pytest(*args, cwd, kit_root):
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DTLAB_", "PYTEST_", "HYPOTHESIS_"))}

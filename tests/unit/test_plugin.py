@@ -12,6 +12,8 @@ from graders.chapters.ch2 import tasks
 from graders.plugin import exercise
 from graders.plugin.marker import MarkerMismatch
 
+pytestmark = pytest.mark.graders  # the graders tier: worker worlds, the kit's commands
+
 NOT_A_GRADER = """
 import os
 from hypothesis import settings

@@ -13,6 +13,9 @@ from graders.cli.main import main
 from graders.words import hints
 from graders.words.vocabulary import LANGS
 
+#: the chapter after the catalogue's last
+NOT_A_CHAPTER = f"ch{max(int(chapter.removeprefix('ch')) for chapter in catalog.CHAPTERS) + 1}"
+
 EXERCISES = sorted(catalog.EXERCISES)
 #: answer lines shorter than this are generic (``return schedule``) and may appear anywhere
 TRIVIAL = 25
@@ -68,8 +71,8 @@ def test_no_hint_or_recap_holds_a_line_of_the_answers(chapter, kit_root):
 def test_unknown_exercises_and_languages_are_refused_clearly():
     with pytest.raises(KeyError, match="ch2 has ch2.ring_shift"):
         hints.hints("ch2.ring_alll_reduce")
-    with pytest.raises(KeyError, match="chapters: ch1, ch2"):
-        hints.recap("ch12.nothing")
+    with pytest.raises(KeyError, match="chapters: " + ", ".join(catalog.CHAPTERS)):
+        hints.recap(f"{NOT_A_CHAPTER}.nothing")
     with pytest.raises(ValueError, match="choose from en, vi"):
         hints.recap("ch2.ring_shift", "fr")
 
@@ -133,8 +136,8 @@ def test_an_unknown_exercise_or_chapter_is_named_with_what_exists(state, capsys)
     assert "ch2 has no exercise 'ring_allreduce'" in err and "ring_all_reduce, all_to_all" in err
     code, _, err = _hint(capsys, "ch2", "ch4.ddp")
     assert code == 2 and "ch2 has no exercise 'ch4.ddp'" in err
-    code, _, err = _hint(capsys, "ch12", "anything")
-    assert code == 2 and "ch1, ch2, ch3, ch4, ch5, ch6, ch7, ch8, ch9, ch10, ch11" in err
+    code, _, err = _hint(capsys, NOT_A_CHAPTER, "anything")
+    assert code == 2 and ", ".join(catalog.CHAPTERS) in err
 
 
 @pytest.mark.parametrize("content", ["{not json", '["a list"]', '{"seen": {"ch2.ring_shift": "two"}}', ""])

@@ -20,6 +20,8 @@ from graders.world.backend import NCCL_WITH_CPU, NeedsHardware, Placement, gpu_c
 from graders.world.pool import WorldPool
 from graders.world.task import on_device
 
+pytestmark = pytest.mark.graders  # the graders tier: worker worlds, the kit's commands
+
 PROBES = Impl.resolve(KIT_ROOT / "fixtures" / "probes")
 
 

@@ -8,6 +8,8 @@ from graders.world import gloo_errors
 from graders.world import probe_tasks as probe
 from graders.world.pool import WorldPool
 
+pytestmark = pytest.mark.graders  # the graders tier: worker worlds, the kit's commands
+
 PROBES = Impl.resolve(KIT_ROOT / "fixtures" / "probes")
 
 

@@ -3,6 +3,7 @@ sees peaks inside phases; the training phases turn marks into roles."""
 
 import weakref
 
+import pytest
 import torch
 from torch import nn
 
@@ -11,6 +12,8 @@ from graders.training.live_memory import LiveLedger
 from graders.training.measured_training import TrainingPhases, plain_training_peaks
 from graders.training.tiny_lm import build_model, make_batches
 from graders.world import probe_tasks as probe
+
+pytestmark = pytest.mark.graders  # the graders tier: worker worlds, the kit's commands
 
 HOARD: dict = {}
 

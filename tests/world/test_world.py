@@ -13,6 +13,8 @@ from graders.world import probe_tasks as probe
 from graders.world.pool import WorldPool
 from graders.world.worker import TailBuffer
 
+pytestmark = pytest.mark.graders  # the graders tier: worker worlds, the kit's commands
+
 DEADLINE = 2.0
 PROBES = Impl.resolve(KIT_ROOT / "fixtures" / "probes")
 

@@ -8,8 +8,11 @@ the mutant agrees with the student's code. A student whose code matches no mutan
 "unrecognised": nothing is invented.
 
 The student's battery runs in the sandbox with their grading (``--dtlab-diagnose``); the
-reference's and the mutants' are the kit's own code and run once per class in the teacher's
-process, kept in a cache keyed by the digest of the chapter's solutions, graders and mutants.
+reference's and the mutants' are the kit's own code: the chapter's shipped batteries
+(``graders/chapters/chN/misconceptions.json.gz``, the ones the student's own run names from) when
+they were built from the kit as it is, or else run once per class in the teacher's process (a
+kit whose graders or mutants a teacher changed), kept in a cache keyed by the digest of the
+chapter's solutions, graders and mutants.
 """
 
 from __future__ import annotations
@@ -22,7 +25,8 @@ from pathlib import Path
 from graders.grading.files import write_atomic
 from graders.impl import KIT_ROOT
 from graders.plugin import diagnosis
-from graders.plugin.known_misconceptions import Misconception
+from graders.plugin.known_misconceptions import Misconception, slim
+from graders.plugin.known_misconceptions import load as load_shipped
 
 #: where the known batteries are kept, by chapter and the digest of what they depend on
 CACHE_DIR = KIT_ROOT / ".cache" / "battery"
@@ -48,7 +52,12 @@ def matching(student: dict, reference: dict, mutants: dict[str, dict]) -> list[s
 # -- the kit's side: the reference's and the mutants' batteries, once per class ------------------
 def known_batteries(chapter: str, exercises: set[str], harness, cache_dir: Path | None = None) -> dict:
     """``{"reference": {exercise: records}, "mutants": {exercise: {name: records}}}`` for
-    ``exercises`` of ``chapter``, from the cache when the kit has not changed."""
+    ``exercises`` of ``chapter``: the shipped ones (``"slim": True``: a student's records are
+    slimmed alike to be compared) when they are up to date, else from the cache when the kit has
+    not changed, else run now."""
+    shipped = _shipped(chapter, exercises)
+    if shipped is not None:
+        return shipped
     path = cache_dir / f"battery-{chapter}-{kit_digest(chapter)}.json" if cache_dir else None
     cached = json.loads(path.read_text()) if path and path.exists() else {"reference": {}, "mutants": {}}
     missing = sorted(exercises - set(cached["reference"]))
@@ -59,6 +68,23 @@ def known_batteries(chapter: str, exercises: set[str], harness, cache_dir: Path 
         if path:
             write_atomic(path, json.dumps(cached))  # two classes graded at once see one or the other
     return cached
+
+
+def _shipped(chapter: str, exercises: set[str]) -> dict | None:
+    """The chapter's shipped batteries for ``exercises``, if they were built from the kit as it
+    is and cover them."""
+    from graders.authoring import known_battery
+
+    found = load_shipped(chapter)
+    if found is None or found.digest != known_battery.digest(chapter):
+        return None
+    if not exercises <= set(found.reference):
+        return None
+    return {
+        "slim": True,
+        "reference": {e: found.reference[e] for e in exercises},
+        "mutants": {e: {name: found.records(e, name) for name in found.mutants[e]} for e in exercises},
+    }
 
 
 def _run_known(chapter: str, exercises: set[str], harness) -> dict:
@@ -123,10 +149,15 @@ def name_all(
     if not wanted:
         return {}
     known = known_batteries(chapter, wanted, harness, cache_dir)
+    as_shipped = slim if known.get("slim") else (lambda record: record)
     named: dict[str, dict[str, list[str]]] = {}
     for result in results:
         found = {
-            exercise: matching(records, known["reference"][exercise], known["mutants"][exercise])
+            exercise: matching(
+                {key: as_shipped(record) for key, record in records.items()},
+                known["reference"][exercise],
+                known["mutants"][exercise],
+            )
             for exercise, records in sorted(result.book.diagnostics.items())
         }
         result.misconceptions = found

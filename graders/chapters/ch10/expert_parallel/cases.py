@@ -18,7 +18,6 @@ from graders.chapters.ch10.cases import (
     FLOATS,
     _generator,
     _randn,
-    capacity,
     expert_weights,
     router_weight,
     tokens_for,
@@ -54,9 +53,6 @@ class ExpertParallelCase(S.GroupMembers):
     @property
     def numel(self) -> int:
         return sum(x.numel() for x in self.xs)
-
-    def capacity_of(self, i: int) -> int:
-        return capacity(self.tokens[i], self.num_experts, self.k, self.capacity_factor)
 
     def owner(self, expert: int) -> int:
         """The group rank that holds ``expert``."""

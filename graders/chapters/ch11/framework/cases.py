@@ -126,6 +126,7 @@ def single_device_losses(case: TrainCase, dtype=torch.float32) -> tuple[float, .
     return tuple(found)
 
 
+@functools.lru_cache(maxsize=4096)  # a derandomized run draws the same cases again
 def well_conditioned(case: TrainCase) -> bool:
     """Whether float32's rounding alone moves the case's loss curve by at most a tenth of the
     tolerance (float32 against float64 single-device training). A deep, narrow model at a high
