@@ -71,13 +71,9 @@ def traced_blocks() -> tuple:
     return tracemalloc._get_traces()
 
 
-#: the raw frames (innermost first) of the block an object lives in, or None if untraced
-_object_frames = tracemalloc._get_object_traceback
-
-
-def frames_of(value) -> tuple | None:
-    """The raw frames (innermost first) of the block ``value`` lives in, or None if untraced."""
-    return _object_frames(value)
+#: ``frames_of(value)``: the raw frames (innermost first) of the block ``value`` lives in, or None
+#: if untraced (a C function: mapped over many objects at once)
+frames_of = tracemalloc._get_object_traceback
 
 
 class KeptData:
@@ -139,7 +135,7 @@ class KeptData:
         candidates = _data_objects(_referred())
         found: dict[str, int] = {}
         seen: set[int] = set()
-        for value, made in zip(candidates, map(_object_frames, candidates)):
+        for value, made in zip(candidates, map(frames_of, candidates)):
             if made is None or id(value) in seen:
                 continue
             seen.add(id(value))
