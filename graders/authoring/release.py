@@ -33,6 +33,8 @@ INCLUDE = (
     "docs/environment.md",
     "docs/gpus.md",
     "docs/vi/students.md",
+    "docs/vi/how-it-works.md",
+    "docs/vi/gpus.md",
     "pyproject.toml",
     ".gitignore",
     "graders",

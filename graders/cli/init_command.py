@@ -7,6 +7,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from graders import config
 from graders.impl import find_workspace
 
 
@@ -20,7 +21,8 @@ def _init(args: argparse.Namespace) -> int:
         return 2
     chapters = sorted({rel.split("/")[1] for rel in report.new_stubs}, key=lambda c: int(c[2:]))
     print(f"dtlab {report.version}: a workspace in {report.folder}, chapters {', '.join(chapters)}")
-    print(f"next: cd {args.folder} && pytest exercises/{chapters[0] if chapters else 'ch1'}  (README.md)")
+    readme = "README.vi.md" if config.lang() == "vi" else "README.md"  # each chapter has both
+    print(f"next: cd {args.folder} && pytest exercises/{chapters[0] if chapters else 'ch1'}  ({readme})")
     return 0
 
 

@@ -205,7 +205,7 @@ def test_a_deadlocking_schedule_gives_a_readable_hang_report(pool):
         in report
     )
     assert "⟂ stuck" in report
-    assert "stage 0 bị kẹt tại B0 (action số 1 của nó), đang chờ gradient của micro-batch 0 từ stage 1" in (
+    assert "stage 0 bị kẹt tại B0 (action số 1 của nó), đang chờ gradient của microbatch số 0 từ stage 1" in (
         report.in_lang("vi")
     )
 

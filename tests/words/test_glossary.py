@@ -2,20 +2,25 @@
 
 Every term says its English and its Vietnamese once; a term the lecturer's table of contents
 names (``toc = true``) is rendered as the lecturer writes it; and the renderings use the modern
-tone-mark placement (hóa, lũy, khóa, not hoá, luỹ, khoá).
+tone-mark placement (hóa, lũy, khóa, not hoá, luỹ, khoá). Every Vietnamese text the kit ships (the
+catalogues' ``msgstr``, the chapters' ``README.vi.md``, ``docs/vi/``) follows it: no rendering a
+term's ``avoid`` names, no old tone mark, outside code, placeholders and link targets.
 """
 
 import re
 import tomllib
 
 import pytest
+from babel.messages import pofile
 
 from graders.impl import KIT_ROOT
 
 GLOSSARY = KIT_ROOT / "graders" / "words" / "glossary.toml"
 TOC = KIT_ROOT.parent / "shared" / "course-toc.vi.txt"
 #: the old placement: the mark on the first vowel of oa, oe, uy before no final consonant
-OLD_TONE_MARKS = re.compile(r"(?i)(?:o[áàảãạ]|o[éèẻẽẹ]|u[ýỳỷỹỵ])(?![a-zđ])")
+OLD_TONE_MARKS = re.compile(r"(?i)(?:o[áàảãạ]|o[éèẻẽẹ]|(?<!q)u[ýỳỷỹỵ])(?![a-zđ])")
+#: what is not prose: fenced and inline code, placeholders, link targets
+NOT_PROSE = re.compile(r"```.*?```|`[^`\n]*`|\{[^{}\n]*\}|%\(\w+\)\w|\]\([^)\s]*\)", re.S)
 
 
 def _terms() -> list[dict]:
@@ -43,3 +48,43 @@ def test_the_modern_tone_mark_placement():
     assert not old, old
     assert OLD_TONE_MARKS.search("tối ưu hoá") and not OLD_TONE_MARKS.search("tối ưu hóa")
     assert not OLD_TONE_MARKS.search("toán") and not OLD_TONE_MARKS.search("khóa")
+    assert not OLD_TONE_MARKS.search("quý") and OLD_TONE_MARKS.search("thuỷ")
+
+
+def _vietnamese_texts() -> dict[str, str]:
+    """``{where: prose}`` of every Vietnamese text the kit ships, code and placeholders removed."""
+    texts = {}
+    for path in sorted(KIT_ROOT.glob("graders/**/vi.po")):
+        with path.open("rb") as handle:
+            for message in pofile.read_po(handle):
+                strings = message.string if isinstance(message.string, tuple) else (message.string,)
+                for n, text in enumerate(s for s in strings if s):
+                    where = f"{path.relative_to(KIT_ROOT)}: {message.id!r:.60}"
+                    texts[where + (f" [{n}]" if n else "")] = text
+    for path in [*KIT_ROOT.glob("exercises/*/README.vi.md"), *KIT_ROOT.glob("docs/vi/*.md")]:
+        texts[str(path.relative_to(KIT_ROOT))] = path.read_text(encoding="utf-8")
+    return {where: NOT_PROSE.sub(" ", " ".join(text.split())) for where, text in texts.items()}
+
+
+def test_every_vietnamese_text_says_each_term_the_glossarys_way():
+    avoided = [(t["en"], re.compile(p, re.I)) for t in _terms() for p in t.get("avoid", ())]
+    texts = _vietnamese_texts()
+    assert len(texts) > 1000
+    found = [
+        f"{where}: {pattern.pattern!r} ({en}) in …{text[max(0, m.start() - 30) : m.end() + 30]}…"
+        for where, text in texts.items()
+        for en, pattern in avoided
+        for m in [pattern.search(text)]
+        if m
+    ]
+    assert not found, "\n".join(found)
+
+
+def test_every_vietnamese_text_places_its_tone_marks_the_modern_way():
+    found = [
+        f"{where}: {m.group()!r} in …{text[max(0, m.start() - 20) : m.end() + 20]}…"
+        for where, text in _vietnamese_texts().items()
+        for m in [OLD_TONE_MARKS.search(text)]
+        if m
+    ]
+    assert not found, "\n".join(found)

@@ -218,7 +218,7 @@ def test_what_the_world_reports_reads_in_the_students_language():
     with pytest.raises(StudentError) as info:
         pool._raise_for_errors([{}, {"error": error, "stdout": "hello\n"}], spec, example)
     assert str(info.value).startswith("ch2.ring_shift: rank 1 raised ValueError: rank 1 gives up\nprinted")
-    assert "rank 1 gặp ngoại lệ ValueError" in info.value.localized["vi"]
+    assert "rank 1 ném ngoại lệ ValueError" in info.value.localized["vi"]
     assert "đã in ra (các dòng cuối):\nhello" in info.value.localized["vi"]
 
     status = {
@@ -237,7 +237,7 @@ def test_what_the_world_reports_reads_in_the_students_language():
     assert why.startswith("Every stuck rank is in a blocking send") and "send chặn" in why.in_lang("vi")
     hang = TaskHang(join("\n", [why, "  rank 0: " + said]), example=example)
     assert "\n  rank 0: bị chặn trong send" in hang.localized["vi"] and hang.report.startswith("Every stuck")
-    assert reports._reason("killed by SIGSEGV").in_lang("vi") == "bị dừng bởi tín hiệu SIGSEGV"
+    assert reports._reason("killed by SIGSEGV").in_lang("vi") == "bị dừng do tín hiệu SIGSEGV"
     assert reports._who([0, 2]).in_lang("vi") == "các rank 0, 2" and reports._who([1]) == "rank 1"
 
     missing = NotStarted("ch2.ring_shift", pool._todo_detail({"missing": "collectives.py"}))
