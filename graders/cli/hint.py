@@ -18,6 +18,7 @@ from graders import catalog, config
 from graders.impl import KIT_ROOT
 from graders.words import hints
 from graders.words.messages import templates
+from graders.words.numbers import fill
 from graders.words.vocabulary import LANGS
 
 #: where the levels already seen are kept: ``{"seen": {"ch2.ring_shift": 2, ...}}``
@@ -28,7 +29,7 @@ WIDTH = 100
 def _say(key: str, lang: str, **fields) -> str:
     """The command's own words (``hint command:<key>`` of the kit's catalogue) in ``lang``."""
     entry = templates(f"hint command:{key}")
-    return entry.get(lang, entry["en"]).format(**fields)
+    return fill(entry.get(lang, entry["en"]), lang, **fields)
 
 
 def add_command(sub) -> None:

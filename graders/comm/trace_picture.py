@@ -210,8 +210,8 @@ def too_big(traces: Traces, max_ranks: int = MAX_RANKS, max_calls: int = MAX_CAL
     """Why ``traces`` is not drawn ("" when it is)."""
     calls = call_count(traces)
     if len(traces) > max_ranks or calls > max_calls:
-        return t("trace:too big", lang).format(
-            calls=calls, ranks=len(traces), max_calls=max_calls, max_ranks=max_ranks
+        return t(
+            "trace:too big", lang, calls=calls, ranks=len(traces), max_calls=max_calls, max_ranks=max_ranks
         )
     return ""
 
@@ -240,9 +240,7 @@ def text(traces: Traces, width: int = WIDTH, lang: str = "en") -> str:
     lead = max(map(len, names)) + 2
     unmatched = any(not item.matched for row in drawn.rows for step in row for item in step.items)
     lines = [
-        t("trace:legend", lang)
-        + (t("trace:unmatched", lang).format(mark=UNMATCHED) if unmatched else "")
-        + "):"
+        t("trace:legend", lang) + (t("trace:unmatched", lang, mark=UNMATCHED) if unmatched else "") + "):"
     ]
     for block in _blocks(widths, width - lead - 3):
         lines.append(" " * (lead + 3) + "  ".join(heads[c].ljust(widths[c]) for c in block).rstrip())

@@ -368,7 +368,7 @@ def _png_summary(terminalreporter, config: pytest.Config, lang: str) -> None:
         return
     written = config.stash.get(_PNGS, [])
     if written:
-        terminalreporter.write_line(f"dtlab: {t('png:written', lang).format(n=len(written), folder=folder)}")
+        terminalreporter.write_line(f"dtlab: {t('png:written', lang, n=len(written), folder=folder)}")
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config) -> None:
@@ -391,9 +391,7 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config)
     if table and _narrowed(config):
         terminalreporter.write_line(t("rerun only", lang_option(config)))
     if getattr(harness, "set_aside_in_run", 0):
-        terminalreporter.write_line(
-            t("set aside", lang_option(config)).format(count=harness.set_aside_in_run)
-        )
+        terminalreporter.write_line(t("set aside", lang_option(config), count=harness.set_aside_in_run))
     _png_summary(terminalreporter, config, lang_option(config))
     path = config.getoption("dtlab_report")
     if path:

@@ -21,6 +21,7 @@ from graders.impl import KIT_ROOT, Impl
 from graders.student import chapter_run as runner
 from graders.student.fingerprint import chapter_key
 from graders.student.state import DEFAULT_PATH, ChapterRecord, ProgressState
+from graders.words.numbers import format_number
 from graders.words.vocabulary import t
 
 # the statuses of graders.plugin.results (not imported: it would import pytest)
@@ -235,7 +236,9 @@ def render(lines: list[ChapterLine], lang: str = "en") -> str:
             ],
         )
     )
-    now = [f"{line.chapter} ({line.seconds:.1f} s)" for line in lines if line.graded_now]
+    now = [
+        f"{line.chapter} ({format_number(line.seconds, '.1f', lang)} s)" for line in lines if line.graded_now
+    ]
     kept = [line.chapter for line in lines if not line.graded_now]
     if now:
         out.append(f"{t('graded now', lang)}: {', '.join(now)}")

@@ -179,7 +179,7 @@ class Watch:
                 self._say("watch:same code", files=", ".join(files))
             return
         self.graded.update({e: code.fingerprints[e] for e in todo})
-        ids = ", ".join(todo) if len(todo) <= 4 else t("watch:n exercises", self.lang).format(n=len(todo))
+        ids = ", ".join(todo) if len(todo) <= 4 else t("watch:n exercises", self.lang, n=len(todo))
         if first:
             self._say("watch:first", ids=ids)
         else:
@@ -228,7 +228,7 @@ class Watch:
         self.book.parts.update({k: part for k, part in run.parts.items() if part.exercise in exercises})
 
     def _say(self, key: str, **values) -> None:
-        print(f"[{time.strftime('%H:%M:%S')}] {t(key, self.lang).format(**values)}", flush=True)
+        print(f"[{time.strftime('%H:%M:%S')}] {t(key, self.lang, **values)}", flush=True)
 
 
 def _interrupt(signum, frame) -> None:

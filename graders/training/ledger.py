@@ -26,6 +26,7 @@ import torch
 from graders.judge import figures
 from graders.judge.figures import Picture
 from graders.words.messages import say
+from graders.words.numbers import format_number
 from graders.words.text import Text, each_lang, in_lang
 
 
@@ -82,10 +83,12 @@ class _Bar:
     def over(self) -> bool:
         return self.limit is not None and self.value > self.limit
 
-    def verdict(self) -> str:
+    def verdict(self, lang: str = "en") -> str:
         if self.limit is None:
             return ""
-        return f"  {'>' if self.over else '≤'} {self.limit:,}{' ✗' if self.over else ''}"
+        return (
+            f"  {'>' if self.over else '≤'} {format_number(self.limit, ',', lang)}{' ✗' if self.over else ''}"
+        )
 
 
 def _bars(ledgers, limits, labels, totals) -> tuple[list[_Bar], list[_Bar]]:
@@ -138,11 +141,13 @@ def render_bars(
             shown = bar.rank
             drawn = _bar(bar.value, scale, width, bar.limit)
             name = in_lang(bar.category, lang)
-            lines.append(f"{head:<8}{name:<{name_width}}  {drawn}  {bar.value:,}{bar.verdict()}".rstrip())
+            value = format_number(bar.value, ",", lang)
+            lines.append(f"{head:<8}{name:<{name_width}}  {drawn}  {value}{bar.verdict(lang)}".rstrip())
         for i, bar in enumerate(summed):
             head = sum_head.in_lang(lang) if i == 0 else ""
             name = in_lang(bar.category, lang)
-            lines.append(f"{head:<8}{name:<{name_width}}  {'':{width}}  {bar.value:,}{bar.verdict()}")
+            value = format_number(bar.value, ",", lang)
+            lines.append(f"{head:<8}{name:<{name_width}}  {'':{width}}  {value}{bar.verdict(lang)}")
         return "\n".join(lines)
 
     return each_lang(draw)

@@ -28,7 +28,8 @@ from graders.judge.checks import fail
 from graders.judge.figures import Picture
 from graders.training.ledger import bars_picture
 from graders.words.messages import say
-from graders.words.text import Text
+from graders.words.numbers import format_number
+from graders.words.text import Text, each_lang
 
 
 @dataclass(frozen=True)
@@ -99,7 +100,11 @@ def broken_in_total(lives: Mapping[int, Mapping], promise: LivePromise) -> Text 
     total = sum(values.values())
     if total <= promise.total:
         return None
-    shares = ", ".join(f"rank {rank}: {got:,}" for rank, got in values.items())
+    shares = each_lang(
+        lambda lang: ", ".join(
+            f"rank {rank}: {format_number(got, ',', lang)}" for rank, got in values.items()
+        )
+    )
     said = _role_said(promise.quantity)
     return say(
         "promise:in total",

@@ -20,6 +20,8 @@ import functools
 import io
 from pathlib import Path
 
+from graders.words import numbers
+
 KIT = "kit"
 KIT_DIR = Path(__file__).resolve().parent / "catalogues"
 CHAPTERS_DIR = Path(__file__).resolve().parent.parent / "chapters"
@@ -70,8 +72,10 @@ def translations(name: str, lang: str) -> list[tuple[str, str, str]]:
 
 
 def load_all() -> None:
-    """Read every domain now (the fork server does, before it forks: a worker may say a message
-    while graded code runs, when the guard refuses the imports a first reading needs)."""
+    """Read every domain now, and Babel's number data of every language (the fork server does,
+    before it forks: a worker may say a message while graded code runs, when the guard refuses the
+    imports a first reading needs)."""
     domain(KIT)
     for folder in sorted(CHAPTERS_DIR.glob("ch*/words")):
         domain(folder.parent.name)
+    numbers.warm(LANGS)

@@ -7,7 +7,9 @@ names the same ``str.format`` fields; ``tests/words/test_messages.py`` checks th
 copies the English, that every key is said, and that no grader passes English text of its own.
 
 :func:`say` fills the templates and returns a :class:`~graders.words.text.Text`: the English
-``str`` that carries every language.
+``str`` that carries every language, its numbers written as each language writes them
+(:mod:`graders.words.numbers`: ``12,345`` and ``0.25`` in English, ``12.345`` and ``0,25`` in
+Vietnamese).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from graders.words.catalogue import KIT, domain
+from graders.words.numbers import fill
 from graders.words.text import PLAIN, Text, each_lang, fields_of, in_lang
 
 
@@ -34,11 +37,14 @@ def templates(key: str) -> Mapping[str, str]:
 
 def say(key: str, **values: object) -> Text:
     """The message ``key`` with ``values`` filled in, in every language. A value that is itself a
-    Text is filled in its own language; other values keep their format specs (``{x:g}``)."""
+    Text is filled in its own language; other values keep their format specs (``{x:g}``), and
+    numbers are written as each language writes them (:func:`graders.words.numbers.fill`)."""
     found = templates(key)
     text = each_lang(
-        lambda lang: found.get(lang, found["en"]).format(
-            **{name: in_lang(v, lang) if isinstance(v, Text) else v for name, v in values.items()}
+        lambda lang: fill(
+            found.get(lang, found["en"]),
+            lang,
+            **{name: in_lang(v, lang) if isinstance(v, Text) else v for name, v in values.items()},
         )
     )
     text.fields = {

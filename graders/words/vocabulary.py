@@ -6,6 +6,7 @@ language: entries ``word:<key>`` and ``part:<name>`` of the kit's catalogue
 from __future__ import annotations
 
 from graders.words.catalogue import KIT, LANGS, domain
+from graders.words.numbers import fill
 
 __all__ = ["LANGS", "part_name", "t", "word"]
 
@@ -15,12 +16,13 @@ def word(key: str) -> dict[str, str] | None:
     return domain(KIT).get(f"word:{key}")
 
 
-def t(key: str, lang: str = "en") -> str:
-    """The word ``key`` in ``lang`` (its English where ``lang`` has none; ``key`` if unknown)."""
+def t(key: str, lang: str = "en", **values: object) -> str:
+    """The word ``key`` in ``lang`` (its English where ``lang`` has none; ``key`` if unknown), its
+    fields filled with ``values`` when there are any, numbers as ``lang`` writes them
+    (:func:`graders.words.numbers.fill`)."""
     entry = word(key)
-    if entry is None:
-        return key
-    return entry.get(lang) or entry["en"]
+    text = key if entry is None else entry.get(lang) or entry["en"]
+    return fill(text, lang, **values) if values else text
 
 
 def part_name(part: str, lang: str = "en") -> str:

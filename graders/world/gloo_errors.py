@@ -53,10 +53,8 @@ def said(message: str) -> tuple[Text | str, Text | str]:
     if found is None:
         return "", ""
     key, values = found
-    what = each_lang(
-        lambda lang: f"{t('gloo:what happened', lang)}: {t('gloo:' + key, lang).format(**values)}"
-    )
-    return what, each_lang(lambda lang: t("gloo:" + key + ":hint", lang).format(**values))
+    what = each_lang(lambda lang: f"{t('gloo:what happened', lang)}: {t('gloo:' + key, lang, **values)}")
+    return what, each_lang(lambda lang: t("gloo:" + key + ":hint", lang, **values))
 
 
 def clean(message: str) -> str:
@@ -74,9 +72,9 @@ def hang_diagnosis(blocked: dict[int, dict], world: set[int], lang: str = "en") 
     for rank, status in sorted(blocked.items()):
         peer = status["peer"]
         if ("send" in status["op"] or "recv" in status["op"]) and peer >= 0 and peer not in world:
-            return t("gloo:no such rank", lang).format(rank=rank, peer=peer, size=len(world), last=max(world))
+            return t("gloo:no such rank", lang, rank=rank, peer=peer, size=len(world), last=max(world))
     for rank, status in sorted(blocked.items()):
         other = blocked.get(status["peer"])
         if status["op"] == "send" and other is not None and "recv" in other["op"] and other["peer"] == rank:
-            return t("gloo:tags", lang).format(src=rank, dst=status["peer"])
+            return t("gloo:tags", lang, src=rank, dst=status["peer"])
     return ""

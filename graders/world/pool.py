@@ -29,7 +29,7 @@ from graders.errors import (
     TaskHang,
 )
 from graders.words.messages import say
-from graders.words.text import Text, each_lang, in_lang
+from graders.words.text import Text, each_lang, in_lang, number
 from graders.world import gloo_errors, reports
 from graders.world.backend import BACKENDS, Placement, gpu_count, place
 from graders.world.banned_report import raise_for_banned
@@ -337,11 +337,11 @@ def _raise_for_python_kept(replies: list[dict], spec: TaskSpec, example: str = "
     said = say(
         "memory:python kept",
         ranks=ranks,
-        bytes=f"{most['bytes']:,}",
+        bytes=number(most["bytes"], ","),
         phase=most["phase"],
         step=most["step"] + 1,
         where=most["where"] or "?",
-        limit=f"{most['limit']:,}",
+        limit=number(most["limit"], ","),
     )
     hint = say("memory:python kept:hint")
     raise GradingFailure(said, hint, example=example, rank=ranks, subject=spec.exercise)

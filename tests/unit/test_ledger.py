@@ -28,6 +28,7 @@ def test_render_bars_marks_what_breaks_its_limit():
     assert lines[2].endswith("1,600  > 800 ✗")
     assert lines[4].endswith("400  ≤ 800") and "┃" in lines[4]
     assert lines[1].startswith("rank 0") and lines[3].startswith("rank 1")
+    assert picture.in_lang("vi").splitlines()[2].endswith("1.600  > 800 ✗")  # Vietnamese groups with dots
 
 
 def test_ring_bytes_sent_converts_what_the_recorder_saw():

@@ -19,6 +19,7 @@ from graders.chapters.ch11.cases import DIMS
 from graders.chapters.ch11.planner import reference as planning
 from graders.judge.checks import fail
 from graders.words.messages import say
+from graders.words.text import number
 
 
 def _groups_hint(case):
@@ -128,20 +129,30 @@ def _close(got: float, expected: float) -> bool:
 def assert_memory(run, case) -> None:
     got, expected = _number(run[0], case, "ch11:memory:hint"), planning.memory(case.plan, case)
     if not _close(got, expected):
-        fail(say("ch11:memory", got=f"{got:.6g}", expected=f"{expected:.6g}"), case, say("ch11:memory:hint"))
+        fail(
+            say("ch11:memory", got=number(got, ".6g"), expected=number(expected, ".6g")),
+            case,
+            say("ch11:memory:hint"),
+        )
 
 
 def assert_time(run, case) -> None:
     got, expected = _number(run[0], case, "ch11:time:hint"), planning.time(case.plan, case)
     if not _close(got, expected):
-        fail(say("ch11:time", got=f"{got:.6g}", expected=f"{expected:.6g}"), case, say("ch11:time:hint"))
+        fail(
+            say("ch11:time", got=number(got, ".6g"), expected=number(expected, ".6g")),
+            case,
+            say("ch11:time:hint"),
+        )
 
 
 def assert_plan(run, case) -> None:
     got = run[0]
     if "raised" in got:
         fail(
-            say("ch11:plan refused", why=got["raised"], best=f"{case.best:.4g}"), case, say("ch11:plan:hint")
+            say("ch11:plan refused", why=got["raised"], best=number(case.best, ".4g")),
+            case,
+            say("ch11:plan:hint"),
         )
     chosen = got["returned"]
     if not isinstance(chosen, dict) or not planning.valid(chosen, case):
@@ -149,13 +160,17 @@ def assert_plan(run, case) -> None:
     needed, limit = planning.memory(chosen, case), case.cluster["memory_gb"] * 1e9
     if needed > limit:
         fail(
-            say("ch11:plan too big", gb=f"{needed / 1e9:.3g}", limit=case.cluster["memory_gb"]),
+            say("ch11:plan too big", gb=number(needed / 1e9, ".3g"), limit=case.cluster["memory_gb"]),
             case,
             say("ch11:memory:hint"),
         )
     took = planning.time(chosen, case)
     if took > PLAN_SLACK * case.best:
-        said = {"time": f"{took:.4g}", "best": f"{case.best:.4g}", "slack": f"{PLAN_SLACK - 1:.0%}"}
+        said = {
+            "time": number(took, ".4g"),
+            "best": number(case.best, ".4g"),
+            "slack": number(PLAN_SLACK - 1, ".0%"),
+        }
         fail(say("ch11:plan slow", **said), case, say("ch11:plan:hint"))
 
 

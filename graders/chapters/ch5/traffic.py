@@ -13,7 +13,8 @@ from graders.comm.overlap import describe_late, late_bucket, unreported
 from graders.comm.volume import ALL_GATHERS, ALL_REDUCES, REDUCE_SCATTERS, of_family, wire_bytes
 from graders.judge.checks import fail
 from graders.words.messages import say
-from graders.words.text import Text
+from graders.words.numbers import format_number
+from graders.words.text import Text, each_lang
 
 
 def _steps(traces, rank: int, case: TrainCase, *, with_ready: bool = False):
@@ -86,7 +87,11 @@ def _assert_group_sends_at_least(
     element must be sent by the rank that owns it."""
     sent = {rank: _sent_to(events, family) for rank, events in per_rank.items()}
     if sum(sent.values()) < least:
-        shares = ", ".join(f"rank {rank}: {got:,}" for rank, got in sent.items())
+        shares = each_lang(
+            lambda lang: ", ".join(
+                f"rank {rank}: {format_number(got, ',', lang)}" for rank, got in sent.items()
+            )
+        )
         said = {"step": k + 1, "total": sum(sent.values()), "what": what, "shares": shares, "least": least}
         fail(say("ch5:group sent too little", **said), case, hint)
 
@@ -129,7 +134,9 @@ def assert_zero1_traffic(run, case: TrainCase) -> None:
 def assert_zero2_traffic(run, case: TrainCase) -> None:
     assert_trained_like_one_device(run, case)
     layout = reference.buckets(case)
-    buckets = say("ch5:zero2:buckets", cap=case.bucket_cap_mb, layout=reference.describe_buckets(case))
+    # bucket_cap_mb=... is Python, in every language: the number as Python writes it
+    cap = repr(case.bucket_cap_mb)
+    buckets = say("ch5:zero2:buckets", cap=cap, layout=reference.describe_buckets(case))
     hint = say("ch5:zero2:hint")
     facts = reference.model_facts(case.config)
     members = [[facts.names[i] for i in bucket] for bucket in layout.members]

@@ -33,6 +33,7 @@ from fractions import Fraction
 
 from graders.words.catalogue import domain
 from graders.words.messages import say
+from graders.words.numbers import fill
 from graders.words.text import Text, each_lang, join
 
 Action = tuple[str, int, int]  # (kind, microbatch, chunk), normalised
@@ -230,10 +231,10 @@ def describe_need(node: Node, waiting_stage: int) -> Text:
 
     def one(lang: str) -> str:
         of = _wait("ch7:wait:of microbatch chunk" if chunk else "ch7:wait:of microbatch", lang)
-        of = of.format(mb=mb, chunk=chunk)
+        of = fill(of, lang, mb=mb, chunk=chunk)
         if stage == waiting_stage:
-            return _wait("ch7:wait:need own", lang).format(kind=kind, of=of)
-        return _wait("ch7:wait:need from", lang).format(what=what, of=of, stage=stage)
+            return fill(_wait("ch7:wait:need own", lang), lang, kind=kind, of=of)
+        return fill(_wait("ch7:wait:need from", lang), lang, what=what, of=of, stage=stage)
 
     return each_lang(one)
 

@@ -29,6 +29,7 @@ from graders.chapters.ch1.first_ddp.cases import OUT, PROCESSES
 from graders.judge.checks import assert_tensor_equal, fail
 from graders.training.history import TRAINING_TOLERANCES
 from graders.words.messages import say
+from graders.words.text import number
 
 NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?")
 #: a logged loss matches the epoch's mean within this (a line printed to 3 decimals passes)
@@ -201,8 +202,8 @@ def assert_rank_zero(run, case) -> None:
         if not any(_logs(line, means) for line in lines):
             said = {
                 "epoch": epoch,
-                "mean": f"{means[1]:.4f}",
-                "global": f"{means[0]:.4f}",
+                "mean": number(means[1], ".4f"),
+                "global": number(means[0], ".4f"),
                 "lines": len(lines),
             }
             fail(say("ch1:rank0 silent", **said), case, say("ch1:rank0:hint"))

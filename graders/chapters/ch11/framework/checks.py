@@ -31,6 +31,7 @@ from graders.judge.checks import fail
 from graders.judge.figures import Picture
 from graders.judge.schedule_order import assert_follows_schedule, one_f_one_b_row
 from graders.words.messages import say
+from graders.words.text import number
 
 #: a collective this small is bookkeeping (the loss, a step counter): it may go to any group
 SCALAR_BYTES = 16
@@ -122,7 +123,12 @@ def assert_losses(run, case) -> None:
                 said = {"rank": rank, "step": step}
                 fail(say("ch11:loss nan", **said), case, say("ch11:loss nan:hint"), picture=picture)
             if not math.isclose(value, expected, **LOSS_TOLERANCE):
-                said = {"rank": rank, "step": step, "got": f"{value:.6f}", "expected": f"{expected:.6f}"}
+                said = {
+                    "rank": rank,
+                    "step": step,
+                    "got": number(value, ".6f"),
+                    "expected": number(expected, ".6f"),
+                }
                 fail(say("ch11:loss curve", **said), case, _loss_hint(step), picture=picture)
 
 
