@@ -11,8 +11,8 @@ import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from graders.grading.files import write_atomic
 from graders.impl import KIT_ROOT
+from graders.infra.files import write_atomic
 
 VERSION = 1
 DEFAULT_PATH = KIT_ROOT / ".dtlab" / "progress.json"

@@ -18,7 +18,7 @@ from graders.impl import KIT_ROOT
 PACKAGE = KIT_ROOT / "graders"
 #: lowest first; a module may import from its own layer and the layers below it
 LAYERS = (
-    ("facts", ("catalog", "impl", "config", "errors", "words", "proc", "judge")),
+    ("facts", ("catalog", "impl", "config", "errors", "proc", "infra", "words", "judge")),
     ("mechanics", ("world", "comm", "training")),
     ("chapters", ("chapters",)),
     ("plugin", ("plugin",)),

@@ -22,7 +22,7 @@ from collections import Counter
 from pathlib import Path
 
 from graders import catalog
-from graders.grading.files import write_atomic
+from graders.infra.files import write_atomic
 from graders.judge import figures
 from graders.plugin.results import PASSED
 

@@ -22,8 +22,8 @@ import json
 import tempfile
 from pathlib import Path
 
-from graders.grading.files import write_atomic
 from graders.impl import KIT_ROOT
+from graders.infra.files import write_atomic
 from graders.plugin import diagnosis
 from graders.plugin.known_misconceptions import Misconception, slim
 from graders.plugin.known_misconceptions import load as load_shipped
