@@ -168,8 +168,8 @@ def grade_parts(
     The worlds are ``harness``'s, its integrity notes are not; ``static_scan=False`` lets
     only the runtime guard judge the code."""
     from graders.errors import GradingFailure, Halt, NotStarted, classify
+    from graders.gradebook import CONDEMNING
     from graders.plugin.harness import Harness
-    from graders.plugin.results import CONDEMNING
 
     harness = Harness(harness.pool, static_scan=static_scan)
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from graders.gradebook import Gradebook
 from graders.grading.sandbox import Limits
 from graders.impl import KIT_ROOT
-from graders.plugin.results import Gradebook
 
 
 @dataclass(frozen=True)

@@ -97,7 +97,7 @@ def tests_of_session(items) -> dict[str, dict]:
 
 def failing_exercises(book) -> list[str]:
     """The exercises of ``book`` whose code ran and failed (not a stub, a syntax error, a bypass)."""
-    from graders.plugin.results import FAILED
+    from graders.gradebook import FAILED
 
     return sorted(
         {p.exercise for p in book.parts.values() if p.status == FAILED and p.kind in DIAGNOSED_KINDS}

@@ -21,11 +21,11 @@ import pytest
 
 from graders import config as dtlab_config
 from graders.errors import Failure, FailureKind, NotStarted, record_of, render
+from graders.gradebook import FAILED, NOT_RUN, NOT_STARTED, PASSED, Gradebook
 from graders.impl import Impl, ImplNotFound
 from graders.plugin import known_misconceptions
 from graders.plugin.marker import MARKER
 from graders.plugin.options import check_backend, names_misconceptions, no_world_here
-from graders.plugin.results import FAILED, NOT_RUN, NOT_STARTED, PASSED, Gradebook
 from graders.words.vocabulary import t
 
 #: hidden graders are files named ``test_hidden_*.py`` (``hidden/chN/``, and ``dtlab grade``'s suite)

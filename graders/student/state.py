@@ -20,7 +20,7 @@ DEFAULT_PATH = KIT_ROOT / ".dtlab" / "progress.json"
 
 @dataclass
 class ExerciseMark:
-    status: str  # a graders.plugin.results status: passed, failed, not started, not run
+    status: str  # a graders.gradebook status: passed, failed, not started, not run
     points: int
     max_points: int
 

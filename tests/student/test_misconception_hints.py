@@ -10,8 +10,8 @@ import pytest
 
 from graders import catalog
 from graders.authoring import known_battery, mutants
+from graders.gradebook import Gradebook
 from graders.impl import Impl
-from graders.plugin.results import Gradebook
 from graders.student import chapter_run, check
 
 pytestmark = pytest.mark.graders  # the graders tier: worker worlds, the kit's commands

@@ -22,9 +22,9 @@ from collections import Counter
 from pathlib import Path
 
 from graders import catalog
+from graders.gradebook import PASSED
 from graders.infra.files import write_atomic
 from graders.judge import figures
-from graders.plugin.results import PASSED
 
 #: rows of the "most similar" and "slowest" tables
 TOP = 10

@@ -16,9 +16,9 @@ from urllib.parse import quote
 
 from graders import catalog
 from graders.errors import FailureKind
+from graders.gradebook import PASSED
 from graders.infra.files import make_dirs, write_atomic
 from graders.infra.safe_text import clean, md_code, md_inline, one_line
-from graders.plugin.results import PASSED
 from graders.words.vocabulary import t
 
 

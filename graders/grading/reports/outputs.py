@@ -22,11 +22,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from graders import catalog
+from graders.gradebook import PASSED
 from graders.grading import timestamps
 from graders.grading.reports import feedback
 from graders.infra.files import write_atomic
 from graders.infra.safe_text import clean, one_line
-from graders.plugin.results import PASSED
 
 NBGRADER_COLUMNS = [
     "assignment",

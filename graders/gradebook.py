@@ -2,6 +2,8 @@
 
 The pytest plugin fills a :class:`Gradebook` as tests finish, prints it as the end-of-run
 summary, and writes it as JSON (``--dtlab-report``); batch grading reads those JSON files back.
+A failed part keeps why as a :class:`graders.errors.Failure` record, beside it in the lowest
+layer: the gradebook imports neither torch nor pytest.
 """
 
 from __future__ import annotations
