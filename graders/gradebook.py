@@ -92,7 +92,7 @@ class Gradebook:
     #: it costs every part of the exercise, whichever test found it
     condemned: dict[str, dict] = field(default_factory=dict)
     #: exercise -> the known misconception its failing code behaves like, said in every language
-    #: (``{"name": mutant, "said": {lang: text}}``; :mod:`graders.plugin.known_misconceptions`)
+    #: (``{"name": mutant, "said": {lang: text}}``; :mod:`graders.misconceptions.student_view`)
     named: dict[str, dict] = field(default_factory=dict)
 
     def record(

@@ -27,9 +27,9 @@ from dataclasses import dataclass
 
 import pytest
 
-from graders.authoring import mutants
 from graders.catalog import CHAPTERS
 from graders.impl import KIT_ROOT, Impl
+from graders.misconceptions import mutants
 from graders.plugin.profiles import MUTANTS_PROFILE
 
 pytestmark = pytest.mark.many_submissions

@@ -1,7 +1,8 @@
 """The architecture holds: wings by job, imports that only run downward, no circles, every dynamic
 import declared, and no module past one job.
 
-    cli → student → grading → authoring → plugin → chapters → world / comm / training → the facts
+    cli → student → grading → authoring → plugin / misconceptions → chapters → world / comm / training
+    → the facts
 
 A chapter may use the world, the recorder and the training helpers; the world never reaches up
 into the plugin or batch grading. A violation here is a design bug, not a style nit.
@@ -21,7 +22,7 @@ LAYERS = (
     ("facts", ("catalog", "impl", "config", "errors", "gradebook", "proc", "infra", "words", "judge")),
     ("mechanics", ("world", "comm", "training")),
     ("chapters", ("chapters",)),
-    ("plugin", ("plugin",)),
+    ("plugin", ("plugin", "misconceptions")),  # the plugin names misconceptions; the battery runs its tests
     ("authoring", ("authoring",)),
     ("grading", ("grading",)),
     ("student", ("student",)),  # dtlab progress / check / watch

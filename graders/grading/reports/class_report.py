@@ -6,7 +6,7 @@
 * the pass rate of every part;
 * the failed parts by kind (wrong result, hang, crash, banned call, ...), and the submissions
   whose grading stopped (time or memory limit);
-* the misconceptions, where they were named (:mod:`graders.grading.reports.misconceptions`);
+* the misconceptions, where they were named (:mod:`graders.misconceptions.teacher_view`);
 * the most similar pairs, where ``--similarity`` ran;
 * the slowest submissions.
 

@@ -19,6 +19,7 @@ from graders.errors import FailureKind
 from graders.gradebook import PASSED
 from graders.infra.files import make_dirs, write_atomic
 from graders.infra.safe_text import clean, md_code, md_inline, one_line
+from graders.misconceptions.shipped import catalogue
 from graders.words.vocabulary import t
 
 
@@ -80,8 +81,6 @@ def misconception_lines(result, exercise_id: str, lang: str = "en") -> list[str]
     names = getattr(result, "misconceptions", {}).get(exercise_id)
     if not names:
         return []
-    from graders.grading.reports.misconceptions import catalogue
-
     known = catalogue(exercise_id.split(".")[0])
     return [known[name].describe(lang) for name in names if name in known]
 
