@@ -13,7 +13,8 @@ import argparse
 
 from hypothesis import settings
 
-from graders.authoring import coverage, mutants
+from graders.authoring import coverage
+from graders.misconceptions import mutants
 from graders.plugin import profiles
 
 

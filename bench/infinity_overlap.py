@@ -34,7 +34,7 @@ def _load(path: Path, name: str):
 
 
 def _variants(folder: Path) -> dict[str, Path]:
-    from graders.authoring import mutants
+    from graders.misconceptions import mutants
 
     sequential = next(m for m in mutants.load("ch5") if m.name == "infinity_reads_after_writing")
     mutants.materialize(sequential, folder)

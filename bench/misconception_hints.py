@@ -7,9 +7,9 @@ A mutant counts as named when the closest known misconception shown for its exer
 or one the battery cannot tell from it (the same records on every case); it counts as missed
 when another is shown or none (a mutant the battery cannot tell from the reference is missed
 too). The figure per chapter is named / all mutants; the README quotes it. The student's path
-(``diagnosis.name_misconceptions``) runs the same battery on the student's code and takes the
-same :meth:`Known.closest`; ``tests/student/test_misconception_hints.py`` runs it for real on a
-few mutants.
+(``graders.misconceptions.student_view.name_all``) runs the same battery on the student's code
+and takes the same :meth:`Known.closest`; ``tests/student/test_misconception_hints.py`` runs it
+for real on a few mutants.
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from __future__ import annotations
 import sys
 
 from graders import catalog
-from graders.plugin import known_misconceptions as shipped
-from graders.plugin.diagnosis import agree
+from graders.misconceptions import shipped
+from graders.misconceptions.matcher import agree
 
 
 def same_records(a: dict, b: dict) -> bool:

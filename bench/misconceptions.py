@@ -20,36 +20,34 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from graders.authoring import mutants  # noqa: E402
 from graders.catalog import CHAPTERS  # noqa: E402
-from graders.grading.reports import misconceptions  # noqa: E402
 from graders.impl import KIT_ROOT, Impl  # noqa: E402
-from graders.plugin import diagnosis  # noqa: E402
+from graders.misconceptions import battery, matcher, mutants  # noqa: E402
 from graders.plugin.harness import Harness  # noqa: E402
 from graders.world.pool import WorldPool  # noqa: E402
 
 
 def measure(chapter: str, harness) -> None:
-    tests = diagnosis.battery_tests(chapter)
+    tests = battery.battery_tests(chapter)
     reference = Impl.resolve(KIT_ROOT / "solutions")
     seconds, known = [], {}
     for exercise in CHAPTERS[chapter].exercises:
         start = time.perf_counter()
-        known[exercise.id] = {"reference": diagnosis.run_battery(reference, harness, exercise.id, tests)}
+        known[exercise.id] = {"reference": battery.run_battery(reference, harness, exercise.id, tests)}
         seconds.append(time.perf_counter() - start)
     with tempfile.TemporaryDirectory() as tmp:
         for m in mutants.load(chapter):
             impl = Impl.resolve(mutants.materialize(m, Path(tmp) / m.name))
-            known[m.exercise][m.name] = diagnosis.run_battery(impl, harness, m.exercise, tests)
+            known[m.exercise][m.name] = battery.run_battery(impl, harness, m.exercise, tests)
     distinguishable = named = extra = wrong_for_reference = 0
     for records in known.values():
         reference = records.pop("reference")
-        wrong_for_reference += bool(misconceptions.matching(reference, reference, records))
+        wrong_for_reference += bool(matcher.matching(reference, reference, records))
         for name, record in records.items():
-            if all(diagnosis.agree(record[k], reference[k]) for k in record if k in reference):
+            if all(matcher.agree(record[k], reference[k]) for k in record if k in reference):
                 continue
             distinguishable += 1
-            found = misconceptions.matching(record, reference, records)
+            found = matcher.matching(record, reference, records)
             named += name in found
             extra += len([n for n in found if n != name])
     print(

@@ -21,8 +21,8 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 def live_world(sizes, examples):
     from graders.impl import KIT_ROOT, Impl
-    from graders.world import probe_tasks as probe
     from graders.world.pool import WorldPool
+    from tests.world import probe_tasks as probe
 
     pool = WorldPool()
     impl = Impl.resolve(KIT_ROOT / "fixtures" / "probes")

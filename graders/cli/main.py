@@ -25,14 +25,14 @@ def _stubs(args: argparse.Namespace) -> int:
 def _battery(args: argparse.Namespace) -> int:
     """Build (or, with ``--check``, check) the chapters' shipped misconceptions."""
     from graders import catalog
-    from graders.authoring import known_battery
+    from graders.misconceptions import shipped
 
     chapters = args.chapters or list(catalog.CHAPTERS)
     unknown = catalog.unknown_chapters(chapters)
     if unknown:
         print(unknown, file=sys.stderr)
         return 2
-    stale = known_battery.stale(chapters)
+    stale = shipped.stale(chapters)
     if args.check:
         if stale:
             print(f"stale misconception batteries: {', '.join(stale)}: run `dtlab battery {' '.join(stale)}`")
@@ -46,7 +46,7 @@ def _battery(args: argparse.Namespace) -> int:
     try:
         for chapter in chapters if args.chapters else stale:
             print(f"{chapter}: the reference's and the mutants' batteries …", flush=True)
-            path = known_battery.write(chapter, Harness(pool))
+            path = shipped.write(chapter, Harness(pool))
             print(f"wrote {path.relative_to(KIT_ROOT)} ({path.stat().st_size // 1024} KiB)")
     finally:
         pool.close()

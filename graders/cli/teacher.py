@@ -118,7 +118,7 @@ def _settings(args: argparse.Namespace):
 def _name_misconceptions(results, chapter: str, deadline: float | None):
     """Which known mutant each failing exercise behaves like (``results[i].misconceptions``), and
     the class's table of them; None when no battery came back (``--no-misconceptions``)."""
-    from graders.grading.reports import misconceptions
+    from graders.misconceptions import teacher_view as misconceptions
 
     if not any(r.book.diagnostics for r in results):
         return None

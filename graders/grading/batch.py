@@ -29,7 +29,7 @@ from graders.grading.intake import Staged
 from graders.grading.reports.outputs import failure_kinds
 from graders.grading.result import Settings, StudentResult
 from graders.grading.store import ResultStore
-from graders.grading.text import one_line
+from graders.infra.safe_text import one_line
 
 
 @dataclass

@@ -27,8 +27,8 @@ import time
 import pytest
 
 from graders.errors import Failure, FailureKind
+from graders.gradebook import FAILED
 from graders.plugin.marker import MARKER
-from graders.plugin.results import FAILED
 
 #: Signals whose default action stops or ends a process (SIGKILL and SIGSTOP cannot be ignored).
 SHIELDED = (

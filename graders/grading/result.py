@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from graders.gradebook import Gradebook
 from graders.grading.sandbox import Limits
 from graders.impl import KIT_ROOT
-from graders.plugin.results import Gradebook
 
 
 @dataclass(frozen=True)
@@ -34,7 +34,7 @@ class StudentResult:
     timing: dict = field(default_factory=dict)  # startup_s, tests_s (as the driver measured)
     figures: dict[str, str] = field(default_factory=dict)  # report-relative PNG path -> base64 bytes
     #: exercise -> the mutants (by name) its failing code behaves like ([]: unrecognised), named
-    #: after the batch from ``book.diagnostics`` (graders.grading.reports.misconceptions)
+    #: after the batch from ``book.diagnostics`` (graders.misconceptions.teacher_view)
     misconceptions: dict[str, list[str]] = field(default_factory=dict)
 
     def to_dict(self) -> dict:

@@ -22,11 +22,11 @@ from pathlib import Path
 
 from graders import config
 from graders.errors import FailureKind
+from graders.gradebook import Gradebook
 from graders.grading import sandbox
 from graders.grading.intake import Staged
 from graders.grading.result import Settings, StudentResult, grader_files, missing_graders
 from graders.grading.verdict import fill_unreported, interpret
-from graders.plugin.results import Gradebook
 from graders.plugin.run_spec import GradingRun
 from graders.proc import tail_file
 

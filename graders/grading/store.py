@@ -1,7 +1,7 @@
 """Per-student results on disk: what makes a batch resumable.
 
 Each finished student is written at once to ``OUT/.dtlab/results/<student>.json``, atomically
-(:func:`graders.grading.files.write_atomic`), so an interrupted batch leaves only complete
+(:func:`graders.infra.files.write_atomic`), so an interrupted batch leaves only complete
 results behind. A stored result is reused when it was graded from the same files, under every
 setting that can change a verdict (chapter, profile, the world's task deadline and every limit
 of :class:`~graders.grading.sandbox.Limits`: wall-clock time, memory, processes, disk, ...), and
@@ -16,9 +16,9 @@ import json
 from dataclasses import asdict
 from pathlib import Path
 
-from graders.grading.files import make_dirs, write_atomic
 from graders.grading.result import Settings, StudentResult, grader_files
 from graders.impl import KIT_ROOT
+from graders.infra.files import make_dirs, write_atomic
 
 #: Modules of graders/ that hold only words for students, never a verdict.
 WORDS_ONLY = frozenset({"hint.py"})

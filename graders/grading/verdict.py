@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from graders import catalog
 from graders.errors import Failure, FailureKind
+from graders.gradebook import FAILED, Gradebook
 from graders.grading.intake import Staged
 from graders.grading.result import Settings, StudentResult
-from graders.plugin.results import FAILED, Gradebook
 
 
 def interpret(

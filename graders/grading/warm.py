@@ -42,8 +42,8 @@ from graders.proc import (
 
 #: the kit's wings a grading driver and its workers use: the pytest face and everything below it
 DRIVER_WINGS = frozenset(
-    {"plugin", "chapters", "world", "comm", "training", "catalog", "words", "judge"}
-    | {"impl", "config", "errors", "proc"}
+    {"plugin", "misconceptions", "chapters", "world", "comm", "training", "catalog", "words", "judge"}
+    | {"impl", "config", "errors", "gradebook", "proc"}
 )
 
 

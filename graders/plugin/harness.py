@@ -13,6 +13,7 @@ from collections import defaultdict
 from graders.comm.static_scan import BYPASS, MEMORY, REVIEW, scan_file
 from graders.errors import BannedCall, IntegrityFailure, NotStarted, SubmissionError, classify
 from graders.impl import Impl
+from graders.misconceptions.battery import case_key
 from graders.words.messages import say
 from graders.world.backend import NeedsHardware
 from graders.world.pool import RunResult, WorldPool
@@ -28,7 +29,7 @@ class Harness:
         self.static_scan = static_scan
         self.integrity: dict[str, set[str]] = defaultdict(set)
         #: with ``--dtlab-diagnose``: the cases whose run failed (hung, crashed, raised), by
-        #: ``diagnosis.case_key``, so that the diagnostic battery need not wait for them again
+        #: :func:`case_key`, so that the diagnostic battery need not wait for them again
         self.failures: dict[str, str] | None = None
         #: cases of the current test whose world this machine cannot make (``NeedsHardware``),
         #: and how many cases it tried to run; ``set_aside_in_run`` counts them over the run
@@ -84,9 +85,7 @@ class Harness:
 
     def _remember_failure(self, task, case, exc: BaseException) -> None:
         if self.failures is not None and not isinstance(exc, KeyboardInterrupt | SystemExit):
-            from graders.plugin import diagnosis
-
-            self.failures[diagnosis.case_key(task, case)] = str(classify(exc))
+            self.failures[case_key(task, case)] = str(classify(exc))
 
     def check_source(self, spec: TaskSpec, impl: Impl) -> None:
         """Fail fast, before any worker runs, on a missing file, a syntax error or a bypass."""

@@ -21,11 +21,11 @@ import pytest
 
 from graders import config as dtlab_config
 from graders.errors import Failure, FailureKind, NotStarted, record_of, render
+from graders.gradebook import FAILED, NOT_RUN, NOT_STARTED, PASSED, Gradebook
 from graders.impl import Impl, ImplNotFound
-from graders.plugin import known_misconceptions
+from graders.misconceptions import battery, student_view
 from graders.plugin.marker import MARKER
 from graders.plugin.options import check_backend, names_misconceptions, no_world_here
-from graders.plugin.results import FAILED, NOT_RUN, NOT_STARTED, PASSED, Gradebook
 from graders.words.vocabulary import t
 
 #: hidden graders are files named ``test_hidden_*.py`` (``hidden/chN/``, and ``dtlab grade``'s suite)
@@ -273,9 +273,7 @@ def pytest_pyfunc_call(pyfuncitem: pytest.Function):
 def pytest_collection_finish(session: pytest.Session) -> None:
     """With ``--dtlab-diagnose``: the battery's tests, loaded before a sandboxed run removes them."""
     if session.config.getoption("dtlab_diagnose"):
-        from graders.plugin import diagnosis
-
-        session.config.stash[_BATTERY] = diagnosis.tests_of_session(session.items)
+        session.config.stash[_BATTERY] = battery.tests_of_session(session.items)
 
 
 @pytest.hookimpl(wrapper=True)
@@ -381,7 +379,7 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config)
         book.integrity = {k: sorted(v) for k, v in harness.integrity.items()}
         if config.getoption("dtlab_diagnose") or names_misconceptions(config):
             diagnosed = config.stash.get(_BATTERY, {}) if config.getoption("dtlab_diagnose") else None
-            known_misconceptions.after_grading(book, harness, Impl.resolve(impl_option(config)), diagnosed)
+            student_view.after_grading(book, harness, Impl.resolve(impl_option(config)), diagnosed)
     table = book.render(lang_option(config))
     if table:
         terminalreporter.section(f"dtlab · {book.impl} · profile {book.profile}")

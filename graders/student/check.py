@@ -15,9 +15,9 @@ from pathlib import Path
 
 from graders import catalog
 from graders.errors import Failure, FailureKind
-from graders.grading.text import clean
+from graders.gradebook import FAILED, NOT_RUN, NOT_STARTED, PASSED, ExerciseRow, Gradebook, PartResult
 from graders.impl import KIT_ROOT, Impl
-from graders.plugin.results import FAILED, NOT_RUN, NOT_STARTED, PASSED, ExerciseRow, Gradebook, PartResult
+from graders.infra.safe_text import clean
 from graders.student import chapter_run as runner
 from graders.student.fingerprint import PROFILE, chapter_key
 from graders.student.progress import graded_record

@@ -22,9 +22,9 @@ from dataclasses import asdict, replace
 from pathlib import Path
 
 from graders import catalog
-from graders.grading.files import write_atomic
+from graders.gradebook import NOT_RUN, PASSED, Gradebook
 from graders.impl import KIT_ROOT, Impl
-from graders.plugin.results import NOT_RUN, PASSED, Gradebook
+from graders.infra.files import write_atomic
 from graders.plugin.run_spec import GradingRun
 from graders.student.chapter_run import TIMEOUT_S, ChapterRun, _read, _reason, _run
 from graders.student.check import UnknownTarget, part_blocks, resolve

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from graders import catalog
 from graders.authoring import pristine
+from graders.gradebook import NOT_STARTED, PASSED
 from graders.impl import KIT_ROOT, Impl
 from graders.student import chapter_run as runner
 from graders.student.fingerprint import chapter_key
@@ -24,8 +25,6 @@ from graders.student.state import DEFAULT_PATH, ChapterRecord, ProgressState
 from graders.words.numbers import format_number
 from graders.words.vocabulary import t
 
-# the statuses of graders.plugin.results (not imported: it would import pytest)
-PASSED, NOT_STARTED = "passed", "not started"
 CHECKPOINT = "✓"
 
 

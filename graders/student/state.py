@@ -11,8 +11,8 @@ import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from graders.grading.files import write_atomic
 from graders.impl import KIT_ROOT
+from graders.infra.files import write_atomic
 
 VERSION = 1
 DEFAULT_PATH = KIT_ROOT / ".dtlab" / "progress.json"
@@ -20,7 +20,7 @@ DEFAULT_PATH = KIT_ROOT / ".dtlab" / "progress.json"
 
 @dataclass
 class ExerciseMark:
-    status: str  # a graders.plugin.results status: passed, failed, not started, not run
+    status: str  # a graders.gradebook status: passed, failed, not started, not run
     points: int
     max_points: int
 

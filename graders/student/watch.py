@@ -25,9 +25,9 @@ import pytest
 
 from graders import catalog
 from graders import config as dtlab_config
+from graders.gradebook import Gradebook
 from graders.impl import KIT_ROOT, Impl
 from graders.plugin.pytest_plugin import gradebook_of, lend_worlds
-from graders.plugin.results import Gradebook
 from graders.plugin.run_spec import GradingRun
 from graders.student.watch_changes import content_digest, file_states, snapshot
 from graders.words.vocabulary import t

@@ -5,11 +5,11 @@ from dataclasses import replace
 
 import pytest
 
-from graders.authoring import mutants
 from graders.catalog import CHAPTERS
 from graders.chapters.ch2 import cases, tasks
 from graders.chapters.ch2.reference_traffic import MEASURED
 from graders.impl import KIT_ROOT, Impl
+from graders.misconceptions import mutants
 
 pytestmark = pytest.mark.graders  # the graders tier: worker worlds, the kit's commands
 

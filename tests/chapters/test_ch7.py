@@ -20,12 +20,12 @@ from graders.chapters.ch7.simulator import (
     simulate,
 )
 from graders.errors import BannedCall, Failure, GradingFailure, TaskHang
+from graders.gradebook import FAILED, Gradebook
 from graders.grading.reports.feedback import markdown, write_figures
 from graders.grading.sandboxed_run import StudentResult
 from graders.impl import KIT_ROOT, Impl
 from graders.judge import figures
 from graders.plugin import pytest_plugin
-from graders.plugin.results import FAILED, Gradebook
 from graders.world.pool import WorldPool
 
 pytestmark = pytest.mark.graders  # the graders tier: worker worlds, the kit's commands

@@ -13,7 +13,8 @@ import torch
 from hypothesis import settings
 
 from graders import catalog
-from graders.authoring import coverage, mutants
+from graders.authoring import coverage
+from graders.misconceptions import mutants
 from graders.plugin import profiles
 
 pytestmark = pytest.mark.graders  # the graders tier: worker worlds, the kit's commands

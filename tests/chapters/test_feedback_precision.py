@@ -92,7 +92,7 @@ def test_a_part_that_is_not_started_has_no_seed_block(kit_root):
 def test_a_traffic_failure_leads_with_the_operation_that_differs(harness, tmp_path):
     """MoE gradients synced by all-gathers move the bytes an all-reduce would: the message leads
     with the all-gathers, not with a byte count that looks right (ch10's ``sync_dense_by_all_gather``)."""
-    from graders.authoring import mutants
+    from graders.misconceptions import mutants
 
     mutant = next(m for m in mutants.load("ch10") if m.name == "sync_dense_by_all_gather")
     outcome = mutants.run_mutant(mutant, harness, tmp_path)

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import pytest
 
-from graders.authoring import mutants
 from graders.catalog import CHAPTERS, EXERCISES
 from graders.catalog.bans import PYTHON_HEAP_COUNTED
+from graders.misconceptions import mutants
 from graders.training.python_heap import HEAP_SCALE as SCALE
 from graders.training.python_heap import KEEP_LIMIT
 

@@ -102,7 +102,7 @@ def test_the_catalog_names_every_part_a_hidden_grader_grades(kit_root):
 
 
 def test_a_run_without_the_hidden_graders_says_which_parts_it_could_not_check():
-    from graders.plugin.results import PASSED, Gradebook
+    from graders.gradebook import PASSED, Gradebook
 
     book = Gradebook(impl="solutions")
     for part in ("result", "ring"):

@@ -10,8 +10,8 @@ none can exist.
 
 import pytest
 
-from graders.authoring import mutants
 from graders.catalog import CHAPTERS, EXERCISES
+from graders.misconceptions import mutants
 from graders.plugin.profiles import MUTANTS_PROFILE
 
 pytestmark = pytest.mark.many_submissions

@@ -2,9 +2,10 @@
 
 A copy of the kit gets the throwaway chapter ``ch99`` of ``fixtures/new_chapter/``, whose files
 lie only in ``graders/chapters/ch99/``, ``solutions/ch99/``, ``exercises/ch99/``, ``hidden/ch99/``
-and ``fixtures/mutants/ch99.toml``. The copy then grades it, lists it in ``dtlab progress``, runs
-its mutants and its coverage, releases it, and the suites that list every chapter take it in, as
-for any other chapter.
+and ``fixtures/mutants/ch99.toml``, and makes what an author makes with two commands: its stubs
+(``dtlab stubs``) and its shipped misconceptions (``dtlab battery ch99``). The copy then grades
+it, lists it in ``dtlab progress``, runs its mutants and its coverage, releases it, and every
+suite that goes over the catalogue's chapters takes it in, as for any other chapter.
 """
 
 import json
@@ -42,6 +43,8 @@ def kit(tmp_path_factory, copy_kit, run_in):
     wrote = run_in(copy, "-m", "graders", "stubs").stdout.split()
     # the stub, generated from the solution, and the stubs' digests (exercises/pristine.json)
     assert wrote[1::2] == ["exercises/ch99/total.py", "exercises/pristine.json"], wrote
+    built = run_in(copy, "-m", "graders", "battery", "ch99").stdout  # its mutants, as misconceptions
+    assert "wrote graders/chapters/ch99/misconceptions.json.gz" in built, built
     return copy
 
 
@@ -84,15 +87,44 @@ def test_its_mutants_and_coverage_are_tested(kit, run_in):
     assert {"test_every_exercise_has_three_mutants", "test_mutant_is_caught"} <= mutant_tests, out[-2000:]
 
 
+#: every suite that goes over the catalogue's chapters: its cases of ch99 (their ids name it) and
+#: its tests of every chapter at once (by name, in EVERY_CHAPTER)
+CATALOGUE_SUITES = (
+    "tests/words/test_hints.py",
+    "tests/words/test_messages.py",
+    "tests/words/test_i18n.py",
+    "tests/unit/test_layers.py",
+    "tests/unit/test_example_order.py",
+    "tests/student/test_student_commands.py",
+    "tests/student/test_misconception_hints.py",
+    "tests/chapters/test_cheats.py",
+    "tests/chapters/test_hidden.py",
+    "tests/chapters/test_stubs.py",
+    "tests/grading/test_classroom.py",
+    "tests/grading/test_workspace.py",
+)
+EVERY_CHAPTER = (
+    "unknown",  # a chapter or an exercise that does not exist: what does is listed
+    "names_accepted",
+    "every_part_of_every_exercise",  # every part has a name in every language
+    "catalog_names_every_part",  # the hidden graders' parts are declared
+    "in_sync_with_solutions",  # the stubs
+    "shipped_batteries_are_current",  # the misconceptions
+    "whole_course_template",  # the GitHub Classroom workflow's points
+    "workspace_holds_the_students_files",
+)
+
+
 def test_the_suites_that_list_the_chapters_read_them_from_the_catalogue(kit, run_in):
-    """The tests that name every chapter, or a chapter that does not exist, take ch99 in."""
+    """The tests that go over every chapter, or name a chapter that does not exist, take ch99 in
+    (the red team's samples too: a copy has none, and ch99 no verdicts)."""
     out = run_in(
-        kit,
-        *("-m", "pytest", "tests/words/test_hints.py", "tests/student/test_student_commands.py"),
-        *("-q", "-rA", "-k", "unknown or names_accepted or ch99"),
-    ).stdout  # (the red team's list of samples reads the catalogue too; a copy has no samples)
+        kit, *("-m", "pytest", *CATALOGUE_SUITES, "-q", "-rA", "-k", " or ".join(("ch99", *EVERY_CHAPTER)))
+    ).stdout
     passed = [line for line in out.splitlines() if line.startswith("PASSED")]
-    assert len(passed) >= 4 and sum("ch99" in line for line in passed) >= 2, out[-2000:]
+    assert all(any(suite in line for line in passed) for suite in CATALOGUE_SUITES), out[-3000:]
+    assert all(any(name in line for line in passed) for name in EVERY_CHAPTER), out[-3000:]
+    assert sum("ch99" in line for line in passed) >= 15, out[-3000:]
 
 
 def test_it_is_released(kit, run_in, tmp_path):

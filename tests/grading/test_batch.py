@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
+from graders.gradebook import Gradebook
 from graders.grading import sandbox
 from graders.grading.result import Settings, StudentResult
 from graders.grading.sandbox import process_tree
 from graders.grading.store import ResultStore
-from graders.plugin.results import Gradebook
 
 pytestmark = pytest.mark.many_submissions
 

@@ -5,10 +5,10 @@ import pytest
 
 from graders import catalog
 from graders.errors import Failure
+from graders.gradebook import FAILED, PASSED, Gradebook
 from graders.grading.reports import class_report
 from graders.grading.reports.similarity import SimilarPair
 from graders.grading.result import StudentResult
-from graders.plugin.results import FAILED, PASSED, Gradebook
 
 pytestmark = pytest.mark.graders  # the graders tier: worker worlds, the kit's commands
 

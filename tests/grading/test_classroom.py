@@ -14,8 +14,8 @@ import yaml
 from graders.authoring import classroom
 from graders.catalog import CHAPTERS
 from graders.errors import Failure, FailureKind
+from graders.gradebook import FAILED, PASSED, Gradebook
 from graders.impl import Impl
-from graders.plugin.results import FAILED, PASSED, Gradebook
 from graders.student import part
 
 pytestmark = pytest.mark.graders  # the graders tier: worker worlds, the kit's commands

@@ -128,10 +128,10 @@ def test_a_suite_that_cannot_be_collected_is_reported(tmp_path):
     ],
 )
 def test_the_batch_says_why_a_run_is_not_a_whole_grading(run, error, kind):
+    from graders.gradebook import Gradebook
     from graders.grading.intake import Staged
     from graders.grading.result import Settings
     from graders.grading.verdict import interpret
-    from graders.plugin.results import Gradebook
 
     report = {"report": Gradebook().to_dict(), "run": run}
     result = interpret(Staged("ann", {}), Settings("ch2"), [report, {"status": {"exit": 0}}], False, [], "")

@@ -8,9 +8,9 @@ import re
 import stat
 
 from graders.errors import Failure
+from graders.gradebook import FAILED, PASSED, Gradebook
 from graders.grading.reports import outputs
 from graders.grading.result import StudentResult
-from graders.plugin.results import FAILED, PASSED, Gradebook
 
 
 def result(student, passed=(), failed=(), integrity=None, error="", notes=()):

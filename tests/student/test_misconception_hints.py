@@ -9,9 +9,9 @@ hint out. Every chapter's shipped batteries are current (built from the files th
 import pytest
 
 from graders import catalog
-from graders.authoring import known_battery, mutants
+from graders.gradebook import Gradebook
 from graders.impl import Impl
-from graders.plugin.results import Gradebook
+from graders.misconceptions import mutants, shipped
 from graders.student import chapter_run, check
 
 pytestmark = pytest.mark.graders  # the graders tier: worker worlds, the kit's commands
@@ -54,4 +54,4 @@ def test_a_failing_exercise_names_its_mutant_and_its_hint(name, graded):
 
 
 def test_every_chapters_shipped_batteries_are_current():
-    assert known_battery.stale(list(catalog.CHAPTERS)) == [], "run `dtlab battery` for these chapters"
+    assert shipped.stale(list(catalog.CHAPTERS)) == [], "run `dtlab battery` for these chapters"

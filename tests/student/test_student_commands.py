@@ -18,8 +18,8 @@ import pytest
 
 from graders.catalog import CHAPTERS
 from graders.errors import Failure
+from graders.gradebook import FAILED, PASSED, Gradebook
 from graders.impl import Impl
-from graders.plugin.results import FAILED, PASSED, Gradebook
 from graders.student import chapter_run as runner
 from graders.student import check, progress
 from graders.student.state import ProgressState
@@ -378,7 +378,7 @@ def test_a_stub_is_one_line_per_exercise():
 def test_next_points_at_the_chapter_with_a_failure_before_one_not_started(tmp_path, monkeypatch):
     """ch1 untouched and ch2 with one failing exercise: the work in hand is ch2."""
     from graders import catalog
-    from graders.plugin.results import NOT_STARTED
+    from graders.gradebook import NOT_STARTED
 
     ch1 = {e.id: NOT_STARTED for e in catalog.CHAPTERS["ch1"].exercises}
     canned = {"ch1": _canned(ch1), "ch2": _canned({"ch2.broadcast": FAILED})}

@@ -4,13 +4,13 @@ from types import SimpleNamespace
 
 import pytest
 
-from graders.authoring import mutants
 from graders.comm import trace_picture
 from graders.comm.assertions import assert_ring_neighbours_only
 from graders.comm.trace import Event, Traces
 from graders.errors import GradingFailure
 from graders.impl import KIT_ROOT, Impl
 from graders.judge import figures
+from graders.misconceptions import mutants
 from graders.plugin import pytest_plugin
 from graders.training.memory_promises import LivePromise, assert_live_promises
 

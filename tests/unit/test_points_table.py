@@ -7,7 +7,7 @@ import sys
 import pytest
 
 from graders.errors import Failure
-from graders.plugin.results import FAILED, NOT_RUN, NOT_STARTED, PASSED, Gradebook
+from graders.gradebook import FAILED, NOT_RUN, NOT_STARTED, PASSED, Gradebook
 
 pytestmark = pytest.mark.graders  # the graders tier: worker worlds, the kit's commands
 

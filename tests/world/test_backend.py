@@ -15,10 +15,10 @@ from graders.judge.checks import TOLERANCES
 from graders.plugin.harness import Harness
 from graders.training.history import TRAINING_TOLERANCES
 from graders.training.tiny_lm import Batch
-from graders.world import probe_tasks as probe
 from graders.world.backend import NCCL_WITH_CPU, NeedsHardware, Placement, gpu_count, place
 from graders.world.pool import WorldPool
 from graders.world.task import on_device
+from tests.world import probe_tasks as probe
 
 pytestmark = pytest.mark.graders  # the graders tier: worker worlds, the kit's commands
 

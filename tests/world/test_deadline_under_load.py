@@ -19,9 +19,9 @@ import pytest
 
 from graders.errors import RankCrash, TaskHang
 from graders.impl import KIT_ROOT, Impl
-from graders.world import probe_tasks as probe
 from graders.world.patience import STRETCH, cpu_seconds
 from graders.world.pool import WorldPool
+from tests.world import probe_tasks as probe
 
 pytestmark = pytest.mark.slow
 

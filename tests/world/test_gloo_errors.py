@@ -5,8 +5,8 @@ import pytest
 from graders.errors import StudentError, TaskHang
 from graders.impl import KIT_ROOT, Impl
 from graders.world import gloo_errors
-from graders.world import probe_tasks as probe
 from graders.world.pool import WorldPool
+from tests.world import probe_tasks as probe
 
 pytestmark = pytest.mark.graders  # the graders tier: worker worlds, the kit's commands
 

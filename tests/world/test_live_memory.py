@@ -11,7 +11,7 @@ from graders.impl import KIT_ROOT, Impl
 from graders.training.live_memory import LiveLedger
 from graders.training.measured_training import TrainingPhases, plain_training_peaks
 from graders.training.tiny_lm import build_model, make_batches
-from graders.world import probe_tasks as probe
+from tests.world import probe_tasks as probe
 
 pytestmark = pytest.mark.graders  # the graders tier: worker worlds, the kit's commands
 

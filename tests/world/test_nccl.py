@@ -9,9 +9,9 @@ import pytest
 
 from graders.errors import GradingFailure, TaskHang
 from graders.impl import KIT_ROOT, Impl
-from graders.world import probe_tasks as probe
 from graders.world.backend import gpu_count
 from graders.world.pool import WorldPool
+from tests.world import probe_tasks as probe
 
 DEADLINE = 5.0
 PROBES = Impl.resolve(KIT_ROOT / "fixtures" / "probes")

@@ -9,9 +9,9 @@ import torch
 
 from graders.errors import GradingFailure, RankCrash, RankErrorWithStuckPeers, StudentError, TaskHang
 from graders.impl import KIT_ROOT, Impl
-from graders.world import probe_tasks as probe
 from graders.world.pool import WorldPool
 from graders.world.worker import TailBuffer
+from tests.world import probe_tasks as probe
 
 pytestmark = pytest.mark.graders  # the graders tier: worker worlds, the kit's commands
 

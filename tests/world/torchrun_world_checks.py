@@ -8,8 +8,8 @@ from hypothesis import strategies as st
 
 from graders.errors import RankCrash, TaskHang
 from graders.impl import KIT_ROOT, Impl
-from graders.world import probe_tasks as probe
 from graders.world.job.cluster import RemoteWorld
+from tests.world import probe_tasks as probe
 
 PROBES = Impl.resolve(KIT_ROOT / "fixtures" / "probes")
 

@@ -22,7 +22,7 @@ students without a submission get 0, as there), and the assignment's total point
 
 Both files are UTF-8 with a byte-order mark (both importers drop it; Excel needs it to show
 Vietnamese names) and written atomically. Every text cell is one line without control characters
-(:func:`graders.grading.text.one_line`), and a cell a spreadsheet would take for a formula (it
+(:func:`graders.infra.safe_text.one_line`), and a cell a spreadsheet would take for a formula (it
 starts with ``=``, ``+``, ``-`` or ``@``) gets a leading apostrophe; an identifier that would need
 one is not written, since the LMS would match nobody with it, and its student is named instead.
 """
@@ -36,9 +36,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from graders import catalog
-from graders.grading.files import write_atomic
 from graders.grading.reports.outputs import Student
-from graders.grading.text import one_line
+from graders.infra.files import write_atomic
+from graders.infra.safe_text import one_line
 
 KINDS = ("moodle", "canvas")
 FILES = {"moodle": "grades_moodle.csv", "canvas": "grades_canvas.csv"}

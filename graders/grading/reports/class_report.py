@@ -6,7 +6,7 @@
 * the pass rate of every part;
 * the failed parts by kind (wrong result, hang, crash, banned call, ...), and the submissions
   whose grading stopped (time or memory limit);
-* the misconceptions, where they were named (:mod:`graders.grading.reports.misconceptions`);
+* the misconceptions, where they were named (:mod:`graders.misconceptions.teacher_view`);
 * the most similar pairs, where ``--similarity`` ran;
 * the slowest submissions.
 
@@ -22,9 +22,9 @@ from collections import Counter
 from pathlib import Path
 
 from graders import catalog
-from graders.grading.files import write_atomic
+from graders.gradebook import PASSED
+from graders.infra.files import write_atomic
 from graders.judge import figures
-from graders.plugin.results import PASSED
 
 #: rows of the "most similar" and "slowest" tables
 TOP = 10

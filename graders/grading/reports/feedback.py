@@ -3,7 +3,7 @@ example and hint, why grading stopped (if it did), what was left out of the subm
 integrity notes (static-scan flags, banned calls, run-time tampering) for the teacher's review.
 
 Everything in it may quote the submission, so every piece of text goes through
-:mod:`graders.grading.text`: control characters are stripped, Markdown is escaped (a message
+:mod:`graders.infra.safe_text`: control characters are stripped, Markdown is escaped (a message
 is a fenced block no line of it can close) and HTML is escaped.
 """
 
@@ -16,9 +16,10 @@ from urllib.parse import quote
 
 from graders import catalog
 from graders.errors import FailureKind
-from graders.grading.files import make_dirs, write_atomic
-from graders.grading.text import clean, md_code, md_inline, one_line
-from graders.plugin.results import PASSED
+from graders.gradebook import PASSED
+from graders.infra.files import make_dirs, write_atomic
+from graders.infra.safe_text import clean, md_code, md_inline, one_line
+from graders.misconceptions.shipped import catalogue
 from graders.words.vocabulary import t
 
 
@@ -80,8 +81,6 @@ def misconception_lines(result, exercise_id: str, lang: str = "en") -> list[str]
     names = getattr(result, "misconceptions", {}).get(exercise_id)
     if not names:
         return []
-    from graders.grading.reports.misconceptions import catalogue
-
     known = catalogue(exercise_id.split(".")[0])
     return [known[name].describe(lang) for name in names if name in known]
 

@@ -8,8 +8,8 @@
 * ``gradescope/<student>/results.json`` in Gradescope's autograder format.
 
 Every file is written atomically and readable by the teacher's group
-(:mod:`graders.grading.files`); every cell and message is stripped of control characters
-(:mod:`graders.grading.text`). ``late`` compares aware datetimes (:mod:`graders.grading.timestamps`)
+(:mod:`graders.infra.files`); every cell and message is stripped of control characters
+(:mod:`graders.infra.safe_text`). ``late`` compares aware datetimes (:mod:`graders.grading.timestamps`)
 and is empty where the submission time is unknown.
 """
 
@@ -22,11 +22,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from graders import catalog
+from graders.gradebook import PASSED
 from graders.grading import timestamps
-from graders.grading.files import write_atomic
 from graders.grading.reports import feedback
-from graders.grading.text import clean, one_line
-from graders.plugin.results import PASSED
+from graders.infra.files import write_atomic
+from graders.infra.safe_text import clean, one_line
 
 NBGRADER_COLUMNS = [
     "assignment",

@@ -30,9 +30,9 @@ import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
-from graders.grading.files import make_dirs, write_atomic
-from graders.grading.text import one_line
 from graders.impl import KIT_ROOT
+from graders.infra.files import make_dirs, write_atomic
+from graders.infra.safe_text import one_line
 
 #: the share of a student's own code found in another's from which a pair is flagged
 DEFAULT_THRESHOLD = 0.7

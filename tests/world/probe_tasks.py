@@ -2,6 +2,12 @@
 
 It calls ``fixtures/probes/probe.py:<case.fn>(rank, world_size)`` on every rank, under the
 recorder, with the chapter-2 ban on built-in collectives.
+
+A fixture of the kit's own tests, so not in the package (nor in a wheel or a student release).
+Workers resolve tasks by module name: they import ``tests.world.probe_tasks`` from the kit's
+root, which the fork server puts on their path (as ``torchrun -m graders.run`` does, started
+there); the kit's tests import it by the same name (pytest names their modules from the kit's
+root), and ``bench/`` scripts put the root on ``sys.path`` first.
 """
 
 from __future__ import annotations

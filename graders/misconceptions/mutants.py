@@ -16,7 +16,10 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from graders.impl import KIT_ROOT
+from graders.catalog import CHAPTERS
+from graders.errors import GradingFailure, Halt, NotStarted, classify
+from graders.gradebook import CONDEMNING
+from graders.impl import KIT_ROOT, Impl
 from graders.plugin.chapter_tests import exercise_tests  # noqa: F401 - where the mutants' graders come from
 
 
@@ -133,8 +136,6 @@ def materialize(mutant: Mutant, dest: Path, kit_root: Path = KIT_ROOT) -> Path:
 def add_earlier_chapters(chapter: str, dest: Path, kit_root: Path = KIT_ROOT) -> None:
     """Next to ``dest/<chapter>``, the reference solutions of the chapters it builds on (the
     capstone imports chapters 5 to 7), so that only the chapter itself is the variant graded."""
-    from graders.catalog import CHAPTERS
-
     for earlier in CHAPTERS[chapter].builds_on:
         folder = dest / earlier
         if folder.exists():
@@ -167,9 +168,7 @@ def grade_parts(
     ``(failed part -> feedback, passed parts)``, stopping early once ``stop(failed)``.
     The worlds are ``harness``'s, its integrity notes are not; ``static_scan=False`` lets
     only the runtime guard judge the code."""
-    from graders.errors import GradingFailure, Halt, NotStarted, classify
-    from graders.plugin.harness import Harness
-    from graders.plugin.results import CONDEMNING
+    from graders.plugin.harness import Harness  # torch: only when mutants are graded
 
     harness = Harness(harness.pool, static_scan=static_scan)
 
@@ -210,8 +209,6 @@ def run_mutant(
     too, with ``others`` (``tests`` unless given: a lighter profile's copies, since those parts
     only have to pass; see ``graders.plugin.profiles.MUTANTS_PROFILE``).
     """
-    from graders.impl import Impl
-
     tests = tests if tests is not None else exercise_tests(mutant.chapter)
     others = others if others is not None else tests
     impl = Impl.resolve(materialize(mutant, workdir))

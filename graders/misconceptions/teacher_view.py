@@ -1,11 +1,10 @@
-"""Misconceptions, named: which known mutant a failing student's code behaves like.
+"""The teacher's view: which known mutant each failing student's code behaves like, for a class.
 
 The mutants (``fixtures/mutants/chN.toml``) are a catalogue of plausible misconceptions, each
 proven caught by the graders. The student's code, the reference solution and every mutant of
-the exercise meet the same diagnostic battery (:mod:`graders.plugin.diagnosis`). A mutant is a
-*match* when, on every case where the student's code and the reference disagree (at least one),
-the mutant agrees with the student's code. A student whose code matches no mutant is
-"unrecognised": nothing is invented.
+the exercise meet the same diagnostic battery (:mod:`graders.misconceptions.battery`), and every
+mutant that matches the student's code is named (:func:`graders.misconceptions.matcher.matching`;
+none: "unrecognised"), in the class table (:func:`class_table`) and the feedback.
 
 The student's battery runs in the sandbox with their grading (``--dtlab-diagnose``); the
 reference's and the mutants' are the kit's own code: the chapter's shipped batteries
@@ -20,33 +19,18 @@ from __future__ import annotations
 import hashlib
 import json
 import tempfile
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
-from graders.grading.files import write_atomic
-from graders.impl import KIT_ROOT
-from graders.plugin import diagnosis
-from graders.plugin.known_misconceptions import Misconception, slim
-from graders.plugin.known_misconceptions import load as load_shipped
+from graders.catalog import CHAPTERS
+from graders.impl import KIT_ROOT, Impl
+from graders.infra.files import write_atomic
+from graders.misconceptions import battery, mutants, shipped
+from graders.misconceptions.matcher import matching
+from graders.misconceptions.shipped import catalogue, slim
 
 #: where the known batteries are kept, by chapter and the digest of what they depend on
 CACHE_DIR = KIT_ROOT / ".cache" / "battery"
-
-
-def matching(student: dict, reference: dict, mutants: dict[str, dict]) -> list[str]:
-    """The mutants (by name) that agree with ``student`` wherever it disagrees with ``reference``
-    (records by case key, as :func:`diagnosis.run_battery` gives them)."""
-    differs = [
-        key
-        for key, record in student.items()
-        if key in reference and not diagnosis.agree(record, reference[key])
-    ]
-    if not differs:
-        return []
-    return sorted(
-        name
-        for name, records in mutants.items()
-        if all(key in records and diagnosis.agree(records[key], student[key]) for key in differs)
-    )
 
 
 # -- the kit's side: the reference's and the mutants' batteries, once per class ------------------
@@ -73,10 +57,8 @@ def known_batteries(chapter: str, exercises: set[str], harness, cache_dir: Path 
 def _shipped(chapter: str, exercises: set[str]) -> dict | None:
     """The chapter's shipped batteries for ``exercises``, if they were built from the kit as it
     is and cover them."""
-    from graders.authoring import known_battery
-
-    found = load_shipped(chapter)
-    if found is None or found.digest != known_battery.digest(chapter):
+    found = shipped.load(chapter)
+    if found is None or found.digest != shipped.digest(chapter):
         return None
     if not exercises <= set(found.reference):
         return None
@@ -88,21 +70,18 @@ def _shipped(chapter: str, exercises: set[str]) -> dict | None:
 
 
 def _run_known(chapter: str, exercises: set[str], harness) -> dict:
-    from graders.authoring import mutants
-    from graders.impl import Impl
-
-    tests = diagnosis.battery_tests(chapter)
+    tests = battery.battery_tests(chapter)
     reference = Impl.resolve(KIT_ROOT / "solutions")
     found = {"reference": {}, "mutants": {}}
     for exercise in sorted(exercises):
-        found["reference"][exercise] = diagnosis.run_battery(reference, harness, exercise, tests)
+        found["reference"][exercise] = battery.run_battery(reference, harness, exercise, tests)
         found["mutants"][exercise] = {}
     with tempfile.TemporaryDirectory(prefix="dtlab-mutant-") as tmp:
         for mutant in mutants.load(chapter):
             if mutant.exercise not in exercises:
                 continue
             impl = Impl.resolve(mutants.materialize(mutant, Path(tmp) / mutant.name))
-            found["mutants"][mutant.exercise][mutant.name] = diagnosis.run_battery(
+            found["mutants"][mutant.exercise][mutant.name] = battery.run_battery(
                 impl, harness, mutant.exercise, tests
             )
     return found
@@ -113,10 +92,6 @@ def kit_digest(chapter: str) -> str:
     on), its public graders (``exercises/chN/test_*.py``, not the stubs beside them, which a
     teacher's working tree may have edited), its mutants, the kit's graders package and the kit's
     version."""
-    from importlib.metadata import PackageNotFoundError, version
-
-    from graders.catalog import CHAPTERS
-
     digest = hashlib.sha256()
     try:
         digest.update(version("dtlab").encode() + b"\0")
@@ -131,13 +106,6 @@ def kit_digest(chapter: str) -> str:
     for path in files:
         digest.update(str(path.relative_to(KIT_ROOT)).encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()[:16]
-
-
-def catalogue(chapter: str) -> dict[str, Misconception]:
-    """Every mutant of ``chapter`` as a misconception, by name."""
-    from graders.authoring import known_battery
-
-    return known_battery.catalogue(chapter)
 
 
 def name_all(
@@ -167,7 +135,7 @@ def name_all(
 
 def name_all_in_a_pool(results: list, chapter: str, cache_dir: Path, deadline: float | None = None) -> dict:
     """:func:`name_all` with worker worlds of its own (the kit's code only: no sandbox needed)."""
-    from graders.plugin.harness import Harness
+    from graders.plugin.harness import Harness  # torch: only when a pool is made here
     from graders.world.pool import WorldPool
 
     pool = WorldPool(deadline=deadline)

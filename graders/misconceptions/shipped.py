@@ -2,29 +2,39 @@
 
 ``graders/chapters/chN/misconceptions.json.gz`` holds, per exercise, what the reference and each
 known mutant (``fixtures/mutants/chN.toml``) did on the exercise's diagnostic battery
-(:mod:`graders.plugin.diagnosis`), and each mutant's description and hint in every language: no
-code, so a student release can ship it. ``dtlab battery`` builds it
-(:mod:`graders.authoring.known_battery`), and a kit test fails when what it was built from
-(the chapter's solutions, mutants and graders) has changed since.
+(:mod:`graders.misconceptions.battery`), and each mutant's description and hint in every
+language: no code, so a student release can ship it.
+
+``dtlab battery`` builds it (:func:`write`): it runs the diagnostic battery of every exercise
+that has mutants on the reference and on every mutant (minutes for a whole chapter), slims the
+records, stores a mutant's record that is the reference's once, and writes the file with the
+digest of what it was built from (:func:`digest`: the chapter's solutions, mutants and graders).
+``dtlab battery --check`` only compares the digests (:func:`stale`): the kit's tests fail on a
+stale file, as they do on a stale stub.
 
 When a student's exercise fails, its battery is run on their code (the cases grading saw fail
 are not run again: a hang costs no second deadline) and compared: the mutants that agree with
 the student's code on every case where it differs from the reference's are its matches, and the
-one that agrees on the most cases is the closest (the catalogue's order breaks ties). Records
-are compared slimmed (:func:`slim`: floats to 5 significant digits, a tensor as its first
-:data:`MAX_VALUES` values and two sums), the student's as the shipped ones.
+one that agrees on the most cases is the closest (the catalogue's order breaks ties;
+:mod:`graders.misconceptions.matcher`). Records are compared slimmed (:func:`slim`: floats to 5
+significant digits, a tensor as its first :data:`MAX_VALUES` values and two sums), the student's
+as the shipped ones.
 """
 
 from __future__ import annotations
 
 import functools
 import gzip
+import hashlib
 import json
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from graders.plugin import diagnosis
-from graders.plugin.diagnosis import agree
+from graders.catalog import CHAPTERS
+from graders.impl import KIT_ROOT, Impl
+from graders.misconceptions import battery, matcher
+from graders.misconceptions import mutants as mutant_catalogue
 
 FILE = "misconceptions.json.gz"
 #: a mutant's record that is the reference's, stored once
@@ -97,19 +107,10 @@ class Known:
         reference = self.reference.get(exercise)
         if not reference:
             return None
-        student = {key: slim(record) for key, record in student.items()}
-        differs = [k for k, r in student.items() if k in reference and not agree(r, reference[k])]
-        if not differs:
-            return None
-        best = None
-        for order, name in enumerate(n for n in self.catalogue if n in self.mutants.get(exercise, {})):
-            records = self.records(exercise, name)
-            if not all(k in records and agree(records[k], student[k]) for k in differs):
-                continue
-            agreeing = sum(1 for k, r in student.items() if k in records and agree(records[k], r))
-            if best is None or (-agreeing, order) < best[0]:
-                best = ((-agreeing, order), name)
-        return self.catalogue[best[1]] if best else None
+        mine = self.mutants.get(exercise, {})
+        in_order = {name: self.records(exercise, name) for name in self.catalogue if name in mine}
+        name = matcher.closest({key: slim(record) for key, record in student.items()}, reference, in_order)
+        return self.catalogue[name] if name is not None else None
 
 
 @functools.lru_cache(maxsize=16)
@@ -143,33 +144,68 @@ def encode(known: Known) -> bytes:
     return gzip.compress(text.encode("utf-8"), mtime=0)
 
 
-def name_all(book, harness, impl) -> None:
-    """For each failing exercise of ``book`` whose chapter ships known misconceptions, the closest
-    one its code behaves like, into ``book.named`` (the student's own run: ``pytest``, ``dtlab
-    check``, ``dtlab watch``)."""
-    from graders.words.vocabulary import LANGS
+# -- dtlab battery: building the file, and checking that it is current ----------------------------
+def digest(chapter: str, kit_root: Path = KIT_ROOT) -> str:
+    """What the chapter's batteries are built from: its solutions (and those of the chapters it
+    builds on), its mutants, its graders (``graders/chapters/chN``) and its public tests."""
+    files = [kit_root / "fixtures" / "mutants" / f"{chapter}.toml"]
+    for folder in [kit_root / "solutions" / c for c in (*CHAPTERS[chapter].builds_on, chapter)]:
+        files += sorted(folder.glob("*.py"))
+    files += sorted(p for p in (kit_root / "graders" / "chapters" / chapter).rglob("*.py"))
+    files += sorted((kit_root / "exercises" / chapter).glob("test_*.py"))
+    found = hashlib.sha256()
+    for path in files:
+        text = path.read_bytes().replace(b"\r\n", b"\n")
+        found.update(path.relative_to(kit_root).as_posix().encode() + b"\0" + text + b"\0")
+    return found.hexdigest()[:16]
 
-    tests: dict[str, dict] = {}
-    for exercise_id in diagnosis.failing_exercises(book):
-        chapter = exercise_id.split(".")[0]
-        known = load(chapter)
-        if known is None or exercise_id not in known.reference:
+
+def stale(chapters: list[str], kit_root: Path = KIT_ROOT) -> list[str]:
+    """The chapters with mutants whose shipped file is missing or was built from other files."""
+    found = []
+    for chapter in chapters:
+        if not mutant_catalogue.load(chapter, kit_root):
             continue
-        if chapter not in tests:
-            tests[chapter] = diagnosis.battery_tests(chapter)
-        found = known.closest(exercise_id, diagnosis.run_battery(impl, harness, exercise_id, tests[chapter]))
-        if found is not None:
-            book.named[exercise_id] = {
-                "name": found.name,
-                "said": {lang: found.describe(lang) for lang in LANGS},
+        shipped = load.__wrapped__(chapter)
+        if shipped is None or shipped.digest != digest(chapter, kit_root):
+            found.append(chapter)
+    return found
+
+
+def build(chapter: str, harness, log=print) -> Known:
+    """The chapter's batteries: the reference's and every mutant's, on every exercise with mutants."""
+    tests = battery.battery_tests(chapter)
+    reference_impl = Impl.resolve(KIT_ROOT / "solutions")
+    every = mutant_catalogue.load(chapter)
+    exercises = sorted({m.exercise for m in every})
+    reference = {e: slim(battery.run_battery(reference_impl, harness, e, tests)) for e in exercises}
+    found: dict[str, dict[str, dict]] = {e: {} for e in exercises}
+    with tempfile.TemporaryDirectory(prefix="dtlab-battery-") as tmp:
+        for mutant in every:
+            folder = mutant_catalogue.materialize(mutant, Path(tmp) / mutant.name)
+            records = slim(battery.run_battery(Impl.resolve(folder), harness, mutant.exercise, tests))
+            base = reference[mutant.exercise]
+            found[mutant.exercise][mutant.name] = {
+                key: SAME_AS_REFERENCE if key in base and matcher.agree(record, base[key]) else record
+                for key, record in records.items()
             }
+            log(f"  {mutant.exercise}: {mutant.name}")
+    return Known(digest(chapter), reference, found, catalogue(chapter))
 
 
-def after_grading(book, harness, impl, diagnosed: dict | None) -> None:
-    """What a run does about its failing exercises once graded: a batch's run (``diagnosed``: the
-    battery tests of ``--dtlab-diagnose``) keeps their batteries for the teacher's naming; a
-    student's run names their misconceptions at once (:func:`name_all`)."""
-    if diagnosed is not None:
-        diagnosis.diagnose(book, harness, impl, diagnosed)
-    else:
-        name_all(book, harness, impl)
+def catalogue(chapter: str) -> dict[str, Misconception]:
+    """Every mutant of ``chapter`` as a misconception (its words in both languages), by name, in
+    the catalogue's order."""
+    return {
+        m.name: Misconception(
+            m.name, m.exercise, {"en": m.description, "vi": m.description_vi}, {"en": m.hint, "vi": m.hint_vi}
+        )
+        for m in mutant_catalogue.load(chapter)
+    }
+
+
+def write(chapter: str, harness, log=print) -> Path:
+    path = path_of(chapter)
+    path.write_bytes(encode(build(chapter, harness, log)))
+    load.cache_clear()
+    return path

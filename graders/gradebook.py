@@ -2,6 +2,8 @@
 
 The pytest plugin fills a :class:`Gradebook` as tests finish, prints it as the end-of-run
 summary, and writes it as JSON (``--dtlab-report``); batch grading reads those JSON files back.
+A failed part keeps why as a :class:`graders.errors.Failure` record, beside it in the lowest
+layer: the gradebook imports neither torch nor pytest.
 """
 
 from __future__ import annotations
@@ -90,7 +92,7 @@ class Gradebook:
     #: it costs every part of the exercise, whichever test found it
     condemned: dict[str, dict] = field(default_factory=dict)
     #: exercise -> the known misconception its failing code behaves like, said in every language
-    #: (``{"name": mutant, "said": {lang: text}}``; :mod:`graders.plugin.known_misconceptions`)
+    #: (``{"name": mutant, "said": {lang: text}}``; :mod:`graders.misconceptions.student_view`)
     named: dict[str, dict] = field(default_factory=dict)
 
     def record(

@@ -9,22 +9,24 @@ every failure is swallowed so that the next case still runs.
 What is recorded per case (a task and its case): the values every rank returned, the traffic of
 every rank (per operation, peer and group: how many calls and bytes), or the kind of failure (a
 hang, a crash, an exception, a banned call). Two records *agree* when their values are close
-and their traffic and failures are the same (:func:`agree`). All of it is plain JSON data, so a
-student's battery can leave the sandbox with their gradebook.
+and their traffic and failures are the same (:func:`graders.misconceptions.matcher.agree`). All
+of it is plain JSON data, so a student's battery can leave the sandbox with their gradebook.
 """
 
 from __future__ import annotations
 
-import math
 import time
 from collections import Counter
+from pathlib import Path
+
+from graders.errors import classify
+from graders.gradebook import FAILED
+from graders.plugin.chapter_tests import exercise_tests
 
 #: the examples each test draws beyond its explicit ones
 GENERATED_EXAMPLES = 3
 #: values compared per tensor (the battery's cases are small)
 MAX_ELEMENTS = 4096
-#: how close two values must be to agree
-REL_TOL, ABS_TOL = 1e-3, 1e-5
 DIAGNOSTIC_PROFILE = "dtlab-diagnostic"
 #: the failures whose code ran and did something to compare (not a stub, a syntax error or a bypass)
 DIAGNOSED_KINDS = ("wrong", "error", "hang", "crash", "banned")
@@ -36,7 +38,7 @@ _OPS = {"isend": "send", "irecv": "recv"}
 
 def register_profile() -> str:
     """The hypothesis profile of the battery: derandomized, no database, no deadline, no shrinking."""
-    from hypothesis import HealthCheck, Phase, settings
+    from hypothesis import HealthCheck, Phase, settings  # not when the pytest plugin loads
 
     settings.register_profile(
         DIAGNOSTIC_PROFILE,
@@ -74,17 +76,13 @@ def run_battery(impl, harness, exercise_id: str, tests: dict | None = None) -> d
 def battery_tests(chapter: str, files=None) -> dict:
     """The chapter's public tests in the diagnostic profile: from the kit, or from ``files`` (the
     sandbox's copies of them, loaded before they are removed)."""
-    from graders.plugin.chapter_tests import exercise_tests
-
     return exercise_tests(chapter, profile=register_profile(), files=files)
 
 
 def tests_of_session(items) -> dict[str, dict]:
     """``chapter -> battery tests`` from the public grader files a pytest session collected (the
     hidden graders are not part of the battery)."""
-    from pathlib import Path
-
-    from graders.plugin.marker import MARKER
+    from graders.plugin.marker import MARKER  # pytest: here only, the teacher's views never need it
 
     files: dict[str, set] = {}
     for item in items:
@@ -97,8 +95,6 @@ def tests_of_session(items) -> dict[str, dict]:
 
 def failing_exercises(book) -> list[str]:
     """The exercises of ``book`` whose code ran and failed (not a stub, a syntax error, a bypass)."""
-    from graders.plugin.results import FAILED
-
     return sorted(
         {p.exercise for p in book.parts.values() if p.status == FAILED and p.kind in DIAGNOSED_KINDS}
     )
@@ -166,8 +162,6 @@ class _Recorder:
             result = self._harness.run(task, impl, case, **kwargs)
         except BaseException as exc:
             if not isinstance(exc, KeyboardInterrupt | SystemExit):
-                from graders.errors import classify
-
                 self.records.setdefault(key, {"failure": str(classify(exc))})
                 self.hung = self.hung or self.records[key]["failure"] == "hang"
             raise
@@ -179,7 +173,7 @@ def case_key(task, case) -> str:
     """The same for the same task and case in every process: a digest of the case's fields and
     its tensors' bytes (a pickle of a tensor differs from process to process, a repr may leave
     fields out)."""
-    from graders.world.case_digest import case_digest
+    from graders.world.case_digest import case_digest  # torch: in a grading run only
     from graders.world.task import spec_of
 
     return f"{spec_of(task).ref}:{case_digest(case)}"
@@ -187,7 +181,7 @@ def case_key(task, case) -> str:
 
 def plain(value):
     """``value`` as JSON data: tensors as dtype, shape and (the first) values as floats."""
-    import torch
+    import torch  # in a grading run only: the pytest plugin and the teacher's views load without it
 
     if isinstance(value, torch.Tensor):
         flat = value.detach().reshape(-1)[:MAX_ELEMENTS]
@@ -233,19 +227,3 @@ def traffic(traces) -> list[list]:
             rows.append(["phases", sorted([label, n] for label, n in phases.items())])
         found.append(rows)
     return found
-
-
-def agree(a, b) -> bool:
-    """Whether two records (or parts of them) agree: same structure, close numbers."""
-    if isinstance(a, float) or isinstance(b, float):
-        numbers = isinstance(a, int | float) and isinstance(b, int | float)
-        if not numbers or isinstance(a, bool) or isinstance(b, bool):
-            return False
-        if math.isnan(a) or math.isnan(b):
-            return math.isnan(a) and math.isnan(b)
-        return math.isclose(a, b, rel_tol=REL_TOL, abs_tol=ABS_TOL)
-    if isinstance(a, dict) and isinstance(b, dict):
-        return a.keys() == b.keys() and all(agree(a[k], b[k]) for k in a)
-    if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(agree(x, y) for x, y in zip(a, b, strict=True))
-    return a == b
