@@ -37,13 +37,13 @@ def _grade_class(args: argparse.Namespace):
         )
         roster = outputs.read_roster(Path(args.roster)) if args.roster else {}
         exports = lms_export.requested(args, roster)
+        settings = _settings(args)
     except (FileNotFoundError, ValueError) as exc:
         print(f"dtlab grade: {exc}", file=sys.stderr)
         return 2
     staged = collection.staged
     for skipped in collection.skipped:
         print(f"not graded: {skipped}", file=sys.stderr)
-    settings = _settings(args)
     out = Path(args.out)
     print(
         f"grading {len(staged)} submission(s) of {args.chapter} ({args.profile} profile) → {out}", flush=True
@@ -69,7 +69,7 @@ def _grade_class(args: argparse.Namespace):
             file=sys.stderr,
         )
         return 130
-    table = _name_misconceptions(outcome.results, args.chapter, args.deadline)
+    table = _name_misconceptions(outcome.results, settings)
     outputs.write_all(
         outcome.results,
         args.chapter,
@@ -110,12 +110,12 @@ def _settings(args: argparse.Namespace):
         pids=args.pids,
         disk_mb=args.disk_mb,
     )
-    return Settings(
+    return Settings.of(
         args.chapter, args.profile, args.deadline, limits, lang=args.lang, diagnose=not args.no_misconceptions
     )
 
 
-def _name_misconceptions(results, chapter: str, deadline: float | None):
+def _name_misconceptions(results, settings):
     """Which known mutant each failing exercise behaves like (``results[i].misconceptions``), and
     the class's table of them; None when no battery came back (``--no-misconceptions``)."""
     from graders.grading.reports import misconceptions
@@ -123,8 +123,8 @@ def _name_misconceptions(results, chapter: str, deadline: float | None):
     if not any(r.book.diagnostics for r in results):
         return None
     print("naming misconceptions: the reference's and the mutants' batteries (kept for the next run)")
-    named = misconceptions.name_all_in_a_pool(results, chapter, misconceptions.CACHE_DIR, deadline)
-    return misconceptions.class_table(named, chapter)
+    named = misconceptions.name_all_in_a_pool(results, settings.run, misconceptions.CACHE_DIR)
+    return misconceptions.class_table(named, settings.chapter)
 
 
 def _report_similarity(staged, chapter: str, out: Path, threshold: float) -> list:
@@ -258,7 +258,7 @@ def _nbgrader_init(args: argparse.Namespace) -> int:
 def _common(parser: argparse.ArgumentParser, out_default: str | None) -> None:
     parser.add_argument("--out", default=out_default, help="folder for the gradebooks, feedback and results")
     parser.add_argument("--jobs", type=int, default=2, help="submissions graded at once (default 2)")
-    parser.add_argument("--profile", default="grading", choices=("grading", "student", "ci"))
+    add_options(parser, "profile", profile="grading")
     parser.add_argument("--timeout", type=float, default=600.0, help="wall-clock limit per submission (s)")
     parser.add_argument("--deadline", type=float, default=None, help="deadline of one task in the world (s)")
     parser.add_argument("--memory-mb", type=int, default=6144, help="memory ceiling per submission (MB)")
@@ -334,7 +334,7 @@ def add_commands(sub) -> None:
     gs_build = gradescope_sub.add_parser("build", help="write the autograder zip (setup.sh, run_autograder)")
     gs_build.add_argument("--chapter", required=True)
     gs_build.add_argument("--out", default="out/autograder.zip")
-    gs_build.add_argument("--profile", default="grading", choices=("grading", "student", "ci"))
+    add_options(gs_build, "profile", profile="grading")
     gs_build.set_defaults(func=_gradescope_build)
 
     nb = sub.add_parser("nbgrader", help="nbgrader course for the kit's chapters")

@@ -88,14 +88,16 @@ class WorldPool:
         deadline: float | None = None,
         pg_timeout: float = 30.0,
         fork_server: ForkServer | None = None,
-        backend: str | None = None,
+        backend: str = "auto",
         cluster=None,
     ):
-        """``cluster``: a :class:`graders.world.job.cluster.Cluster` whose ranks make the worlds (a
+        """``deadline``: one task's, in seconds (None: the kit's, :data:`graders.config.DEADLINE_S`);
+        ``backend``: of the worlds (a grading run's, :class:`graders.plugin.run_spec.GradingRun`);
+        ``cluster``: a :class:`graders.world.job.cluster.Cluster` whose ranks make the worlds (a
         torchrun-launched job), instead of ranks forked here."""
-        self.deadline = config.deadline() if deadline is None else deadline
+        self.deadline = config.DEADLINE_S if deadline is None else deadline
         self.pg_timeout = pg_timeout
-        self.backend = backend or config.backend()
+        self.backend = backend
         if self.backend not in BACKENDS:  # refused now, not at the first task
             raise ValueError(f"unknown backend {self.backend!r}: choose one of {', '.join(BACKENDS)}")
         self._gpus: int | None = None
