@@ -12,6 +12,9 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
+#: one task's deadline in the worker world (s) when nothing else says one
+DEADLINE_S = 10.0
+
 
 @dataclass(frozen=True)
 class Variable:
@@ -31,7 +34,12 @@ VARIABLES: dict[str, Variable] = {
             "student",
             "hypothesis profile when `--hypothesis-profile` is not given (`student`, `grading`, `ci`)",
         ),
-        Variable("DTLAB_DEADLINE", "10", "seconds one task may take in the worker world"),
+        Variable(
+            "DTLAB_DEADLINE",
+            f"{DEADLINE_S:g}",
+            "seconds one task may take in the worker world when `--dtlab-deadline` is not given (`dtlab "
+            "grade` takes its `--deadline`, else 10, whatever this says)",
+        ),
         Variable(
             "DTLAB_BACKEND",
             "auto",
@@ -129,11 +137,6 @@ def backend() -> str:
 
 def torchrun_world() -> str:
     return get("DTLAB_TORCHRUN_WORLD")
-
-
-def choose_backend(name: str) -> None:
-    """``--backend`` of a ``dtlab`` command: for this process and the pytest runs it starts."""
-    os.environ["DTLAB_BACKEND"] = name
 
 
 def sandbox_mode() -> str:

@@ -63,13 +63,41 @@ class Impl:
         nested = self.root / chapter
         return nested if nested.is_dir() else self.root
 
-    def location(self, chapter: str) -> tuple[str, str, tuple[str, ...]]:
-        """``(chapter, folder, chapters it builds on)`` as the workers need it to import the
-        chapter's modules (``graders.world.graded_import.ImplLocation``)."""
+    def location(self, chapter: str) -> ImplLocation:
+        """Where the workers import ``chapter``'s modules of this implementation from."""
         from graders.catalog import CHAPTERS
 
         known = CHAPTERS.get(chapter)
-        return chapter, str(self.chapter_dir(chapter)), known.builds_on if known else ()
+        return ImplLocation(chapter, str(self.chapter_dir(chapter)), known.builds_on if known else ())
 
     def source(self, chapter: str, module: str) -> Path:
         return self.chapter_dir(chapter) / f"{module}.py"
+
+
+@dataclass(frozen=True)
+class ImplLocation:
+    """Where the graded chapter's files are: ``chapter_dir/<module>.py``; ``builds_on``: the
+    chapters it imports, found next to it when ``chapter_dir`` sits in a folder of chapters.
+
+    It reaches a worker as plain data (:meth:`wire`, in the task's message) and is made again
+    there (:meth:`from_wire`)."""
+
+    chapter: str
+    chapter_dir: str
+    builds_on: tuple[str, ...] = ()
+
+    @property
+    def graded_root(self) -> str:
+        """The folder whose files are graded code: the chapter's, or the folder of chapters that
+        holds it when it builds on earlier chapters (their code runs as graded code too)."""
+        parent, name = os.path.split(os.path.normpath(self.chapter_dir))
+        return parent if self.builds_on and name == self.chapter else self.chapter_dir
+
+    def wire(self) -> tuple[str, str, tuple[str, ...]]:
+        """``(chapter, folder, chapters it builds on)``: the location in a task's message."""
+        return self.chapter, self.chapter_dir, tuple(self.builds_on)
+
+    @classmethod
+    def from_wire(cls, data) -> ImplLocation:
+        chapter, chapter_dir, builds_on = data
+        return cls(chapter, chapter_dir, tuple(builds_on))

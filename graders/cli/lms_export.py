@@ -1,12 +1,11 @@
 """``--export moodle,canvas`` of ``dtlab grade`` (and of ``dtlab nbgrader grade`` and ``dtlab demo``):
-the options, checked against the roster before anything is graded, and the files written after,
-in the layouts of :mod:`graders.grading.lms.gradebooks`."""
+the options, and what they ask for (:class:`graders.grading.class_pipeline.Exports`), which the
+class pipeline checks against the roster before anything is graded and writes after, in the
+layouts of :mod:`graders.grading.lms.gradebooks`."""
 
 from __future__ import annotations
 
 import argparse
-import sys
-from pathlib import Path
 
 
 def _kinds(text: str) -> list[str]:
@@ -49,35 +48,10 @@ def add_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def requested(args: argparse.Namespace, roster: dict) -> list[str]:
-    """The systems ``--export`` asks for, once each; ValueError: why the files cannot be written."""
-    from graders.grading.lms import gradebooks
+def exports(args: argparse.Namespace):
+    """The LMS gradebooks ``--export`` asks for, once each, and how to fill them (the class
+    pipeline checks them against the roster before grading, and writes them after)."""
+    from graders.grading.class_pipeline import Exports
 
-    kinds = list(dict.fromkeys(kind for group in args.export or [] for kind in group))
-    problem = gradebooks.roster_problem(kinds, roster, args.moodle_id)
-    if problem:
-        raise ValueError(problem)
-    if "canvas" in kinds:
-        gradebooks.canvas_header(args.assignment or args.chapter, args.canvas_assignment_id)
-    return kinds
-
-
-def write(args: argparse.Namespace, kinds: list[str], results, out: Path, roster: dict) -> None:
-    """The files of ``kinds``; every student left out of one is named on stderr."""
-    from graders.grading.lms import gradebooks
-
-    exports = gradebooks.write(
-        kinds,
-        results,
-        args.chapter,
-        out,
-        roster,
-        assignment=args.assignment or args.chapter,
-        moodle_id=args.moodle_id,
-        canvas_assignment_id=args.canvas_assignment_id,
-    )
-    for export in exports:
-        for why in export.skipped:
-            print(f"{export.path.name}: left out {why}", file=sys.stderr)
-        left_out = f", {len(export.skipped)} left out (see above)" if export.skipped else ""
-        print(f"→ {export.path} ({export.kind.capitalize()}: {len(export.written)} student(s){left_out})")
+    kinds = tuple(dict.fromkeys(kind for group in args.export or [] for kind in group))
+    return Exports(kinds, args.moodle_id, args.canvas_assignment_id)

@@ -6,74 +6,62 @@ import argparse
 import sys
 from pathlib import Path
 
-from graders import config
-from graders.impl import Impl, ImplNotFound
-from graders.plugin.run_spec import add_options
+from graders.plugin.run_spec import GradingRun, add_options
+from graders.student.fingerprint import PROFILE
 from graders.student.state import DEFAULT_PATH
 
 
-def _choose_backend(args: argparse.Namespace) -> None:
-    """``--backend`` reaches the pytest runs (and the progress file's fingerprint) as
-    ``DTLAB_BACKEND``."""
-    if getattr(args, "backend", None):
-        config.choose_backend(args.backend)
-
-
-def _impl(args: argparse.Namespace) -> Impl | None:
-    _choose_backend(args)
+def _run(args: argparse.Namespace, profile: str | None = None) -> GradingRun | None:
+    """The run the command grades: its options (``--impl``, ``--lang``, ``--backend``,
+    ``--profile``) and, for what they leave unsaid, the environment's defaults; None, with why
+    on stderr, when it cannot be."""
     try:
-        impl = Impl.resolve(args.impl or config.impl())
-    except ImplNotFound as exc:
+        run = GradingRun(
+            impl=args.impl,
+            lang=args.lang,
+            backend=args.backend,
+            profile=getattr(args, "profile", None) or profile,
+        ).with_defaults()
+    except ValueError as exc:  # InvalidRun, ImplNotFound
         print(f"dtlab {args.command}: {exc}", file=sys.stderr)
         return None
-    if impl.label == "exercises" and not impl.root.is_dir():  # an installed kit, outside a workspace
+    if run.impl.label == "exercises" and not run.impl.root.is_dir():  # an installed kit, outside a workspace
         print(
             f"dtlab {args.command}: no exercises/ here: `dtlab init DIR`, then run it in DIR", file=sys.stderr
         )
         return None
-    return impl
+    return run
 
 
 def _progress(args: argparse.Namespace) -> int:
     from graders.student import progress
 
-    impl = _impl(args)
-    if impl is None:
+    run = _run(args, PROFILE)
+    if run is None:
         return 2
-    lang = args.lang or config.lang()
-    return progress.main(impl, args.chapters, lang=lang, refresh=args.refresh, state_path=Path(args.state))
+    return progress.main(run, args.chapters, refresh=args.refresh, state_path=Path(args.state))
 
 
 def _check(args: argparse.Namespace) -> int:
     from graders.student import check
 
-    impl = _impl(args)
-    if impl is None:
+    run = _run(args, PROFILE)
+    if run is None:
         return 2
-    lang = args.lang or config.lang()
     nproc = args.nproc_per_node if args.launcher == "torchrun" else 0
     return check.main(
-        args.chapter,
-        args.exercise,
-        impl=impl,
-        explain=args.explain,
-        lang=lang,
-        state_path=Path(args.state),
-        nproc=nproc,
+        args.chapter, args.exercise, run=run, explain=args.explain, state_path=Path(args.state), nproc=nproc
     )
 
 
 def _part(args: argparse.Namespace) -> int:
     from graders.student import part
 
-    impl = _impl(args)
-    if impl is None:
+    run = _run(args)
+    if run is None:
         return 2
     gradebooks = Path(args.gradebooks) if args.gradebooks else None
-    lang = args.lang or config.lang()
-    return part.main(
-        args.exercise, args.part, impl=impl, profile=args.profile, lang=lang, gradebooks=gradebooks
-    )
+    return part.main(args.exercise, args.part, run=run, gradebooks=gradebooks)
 
 
 def _watch(args: argparse.Namespace) -> int:
@@ -89,12 +77,12 @@ def _watch(args: argparse.Namespace) -> int:
         names = ", ".join(e.id.split(".", 1)[1] for e in chapter.exercises)
         print(f"{chapter.id} has no exercise {args.exercise}; choose from {names}", file=sys.stderr)
         return 2
-    if _impl(args) is None:
+    run = _run(args)
+    if run is None:
         return 2
     from graders.student.watch import Watch
 
-    impl, lang = args.impl or config.impl(), args.lang or config.lang()
-    return Watch(chapter.id, exercise, impl=impl, lang=lang, profile=args.profile).run()
+    return Watch(chapter.id, exercise, run=run).run()
 
 
 def _common(parser: argparse.ArgumentParser) -> None:

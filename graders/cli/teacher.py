@@ -1,6 +1,9 @@
-"""The teacher's commands: ``dtlab grade`` (a class's submissions), ``dtlab release``
-(:mod:`graders.cli.release_command`), ``dtlab gradescope build``, ``dtlab nbgrader init`` /
-``grade``, ``dtlab demo`` (the bundled samples of chapter 2)."""
+"""The teacher's commands: ``dtlab grade`` (a class's submissions), ``dtlab similarity``, ``dtlab
+release`` (:mod:`graders.cli.release_command`), ``dtlab gradescope build``, ``dtlab nbgrader
+init`` / ``grade``, ``dtlab demo`` (the bundled samples of chapter 2).
+
+Grading a class is :mod:`graders.grading.class_pipeline`'s: a command here parses its options,
+builds the class's run and the list of steps they ask for, runs it and says why it stopped."""
 
 from __future__ import annotations
 
@@ -15,91 +18,71 @@ from graders.plugin.run_spec import add_options
 
 
 def _grade(args: argparse.Namespace) -> int:
-    outcome = _grade_class(args)
-    return outcome if isinstance(outcome, int) else 0
+    return _grade_class(args, Path(args.submissions), args.chapter, Path(args.out))
 
 
-def _grade_class(args: argparse.Namespace):
-    """Grade ``args.submissions`` and write the teacher's files; the outcome, or an exit status."""
-    from graders.grading import batch, intake, sandbox, timestamps
-    from graders.grading.reports import outputs
+def _demo(args: argparse.Namespace) -> int:
+    return _grade_class(args, KIT_ROOT / "fixtures" / "submissions" / "ch2", "ch2", Path(args.out))
 
-    unknown = catalog.unknown_chapters([args.chapter])
+
+def _nbgrader_grade(args: argparse.Namespace) -> int:
+    """``dtlab grade`` of the course's ``submitted/``, then the scores into nbgrader's gradebook."""
+    from graders.grading.class_pipeline import RecordInGradebook
+    from graders.grading.lms import nbgrader_gradebook
+
+    course = Path(args.course_dir)
+    out = Path(args.out) if args.out else course / "dtlab" / args.assignment
+    db_url = args.db or nbgrader_gradebook.default_db_url(course)
+    then = [RecordInGradebook(db_url, args.course_id)]
+    return _grade_class(args, course, args.chapter or args.assignment, out, then)
+
+
+def _grade_class(args: argparse.Namespace, submissions: Path, chapter: str, out: Path, then=()) -> int:
+    """Grade the class in ``submissions`` with the steps the options ask for, then ``then``'s."""
+    from graders.grading import class_pipeline as pipeline
+
+    unknown = catalog.unknown_chapters([chapter])
     if unknown:
         print(unknown, file=sys.stderr)
         return 2
-    if args.similarity and _similarity_missing():
-        return 2
     try:
-        duedate = timestamps.parse(args.duedate).isoformat() if args.duedate else ""
-        collection = intake.discover(
-            Path(args.submissions), args.chapter, args.assignment, mtimes=args.timestamps_from_mtime
-        )
-        roster = outputs.read_roster(Path(args.roster)) if args.roster else {}
-        exports = lms_export.requested(args, roster)
-    except (FileNotFoundError, ValueError) as exc:
-        print(f"dtlab grade: {exc}", file=sys.stderr)
-        return 2
-    staged = collection.staged
-    for skipped in collection.skipped:
-        print(f"not graded: {skipped}", file=sys.stderr)
-    settings = _settings(args)
-    out = Path(args.out)
-    print(
-        f"grading {len(staged)} submission(s) of {args.chapter} ({args.profile} profile) → {out}", flush=True
-    )
-    try:
-        outcome = batch.grade_batch(
-            staged,
-            settings,
+        run = pipeline.ClassRun(
+            chapter,
+            submissions,
             out,
+            _settings(args, chapter),
+            assignment=args.assignment,
+            duedate=args.duedate,
+            mtimes=args.timestamps_from_mtime,
+            roster=Path(args.roster) if args.roster else None,
             jobs=args.jobs,
             executor=args.executor,
             scheduler=args.scheduler,
             force=args.force,
-            progress=batch.Progress(len(staged)),
         )
-    except sandbox.UnsafeIsolation as exc:
-        print(exc, file=sys.stderr)
+    except ValueError as exc:  # the grading run cannot be (graders.plugin.run_spec.InvalidRun)
+        print(f"dtlab grade: {exc}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print(
-            f"\ninterrupted: finished students are kept in {out / '.dtlab' / 'results'}; "
-            "run the same command again to grade the rest",
-            file=sys.stderr,
-        )
-        return 130
-    table = _name_misconceptions(outcome.results, args.chapter, args.deadline)
-    outputs.write_all(
-        outcome.results,
-        args.chapter,
-        out,
-        assignment=args.assignment,
-        duedate=duedate,
-        roster=roster,
-        lang=args.lang,
-    )
-    print()
-    print(batch.render_gradebook(outcome.results, args.chapter))
-    print()
-    print(batch.summary(outcome, args.chapter))
-    print(
-        f"\n→ {out / 'grades.csv'} (nbgrader columns), {out / 'grades_wide.csv'}, "
-        f"{out / 'feedback'}/ (.md, .html), {out / 'gradescope'}/<student>/results.json"
-    )
-    lms_export.write(args, exports, outcome.results, out, roster)
-    similar = _report_similarity(staged, args.chapter, out, args.threshold) if args.similarity else []
-    from graders.grading.reports import class_report
-
-    report = class_report.write_report(
-        outcome.results, args.chapter, out, similar=similar, misconceptions=table
-    )
-    print(f"→ {report}: the class at a glance (score histograms, pass rates, failures by kind)")
-    return outcome
+    similarity = args.threshold if args.similarity else None
+    steps = pipeline.grading_steps(exports=lms_export.exports(args), similarity=similarity)
+    return _run(run, [*steps, *then])
 
 
-def _settings(args: argparse.Namespace):
-    """What grading one submission takes, from the command's options."""
+def _run(run, steps) -> int:
+    """Run the class's steps; a step's refusal is printed, with its exit status."""
+    from graders.grading.class_pipeline import Stopped, run_class
+
+    try:
+        run_class(run, steps)
+    except Stopped as stop:
+        print(stop.said, file=sys.stderr)
+        return stop.status
+    return 0
+
+
+def _settings(args: argparse.Namespace, chapter: str | None = None):
+    """What grading one submission takes, from the command's options: the class's grading run
+    (``chapter``, else ``--chapter``) and the sandbox's limits."""
     from graders.grading import sandbox
     from graders.grading.result import Settings
 
@@ -110,65 +93,33 @@ def _settings(args: argparse.Namespace):
         pids=args.pids,
         disk_mb=args.disk_mb,
     )
-    return Settings(
-        args.chapter, args.profile, args.deadline, limits, lang=args.lang, diagnose=not args.no_misconceptions
+    return Settings.of(
+        chapter or args.chapter,
+        args.profile,
+        args.deadline,
+        limits,
+        lang=args.lang,
+        diagnose=not args.no_misconceptions,
     )
-
-
-def _name_misconceptions(results, chapter: str, deadline: float | None):
-    """Which known mutant each failing exercise behaves like (``results[i].misconceptions``), and
-    the class's table of them; None when no battery came back (``--no-misconceptions``)."""
-    from graders.misconceptions import teacher_view as misconceptions
-
-    if not any(r.book.diagnostics for r in results):
-        return None
-    print("naming misconceptions: the reference's and the mutants' batteries (kept for the next run)")
-    named = misconceptions.name_all_in_a_pool(results, chapter, misconceptions.CACHE_DIR, deadline)
-    return misconceptions.class_table(named, chapter)
-
-
-def _report_similarity(staged, chapter: str, out: Path, threshold: float) -> list:
-    """Compare ``staged``'s submissions, print the flagged pairs; the pairs."""
-    from graders.grading.reports import similarity
-
-    found = similarity.compare({s.student_id: s.files for s in staged}, chapter, out, threshold)
-    print(
-        f"\nsimilarity: {len(found.pairs)} pair(s) of {found.compared} submission(s) at or above "
-        f"{threshold:.0%} flagged for review (never penalised) → {found.csv_path}, {found.html_path}"
-    )
-    for pair in found.pairs[:10]:
-        print(f"  {pair.first} ↔ {pair.second}: {pair.first_score:.0%} / {pair.second_score:.0%}")
-    return found.pairs
 
 
 def _similarity(args: argparse.Namespace) -> int:
     """``dtlab similarity SUBMISSIONS --chapter chN``: the similar pairs alone, nothing graded."""
-    from graders.grading import intake
+    from graders.grading import class_pipeline as pipeline
 
     unknown = catalog.unknown_chapters([args.chapter])
     if unknown:
         print(unknown, file=sys.stderr)
         return 2
-    if _similarity_missing():
-        return 2
-    try:
-        collection = intake.discover(Path(args.submissions), args.chapter, args.assignment)
-    except (FileNotFoundError, ValueError) as exc:
-        print(f"dtlab similarity: {exc}", file=sys.stderr)
-        return 2
-    for skipped in collection.skipped:
-        print(f"not compared: {skipped}", file=sys.stderr)
-    _report_similarity(collection.staged, args.chapter, Path(args.out), args.threshold)
-    return 0
-
-
-def _similarity_missing() -> bool:
-    from graders.grading.reports.similarity import missing_library
-
-    missing = missing_library()
-    if missing:
-        print(f"dtlab: {missing}", file=sys.stderr)
-    return bool(missing)
+    run = pipeline.ClassRun(
+        args.chapter,
+        Path(args.submissions),
+        Path(args.out),
+        assignment=args.assignment,
+        command="dtlab similarity",
+    )
+    steps = [pipeline.RequireSimilarity(), pipeline.Intake(), pipeline.SaySkipped("not compared")]
+    return _run(run, [*steps, pipeline.FlagSimilar(args.threshold)])
 
 
 def _threshold(text: str) -> float:
@@ -188,38 +139,6 @@ def _similarity_options(parser: argparse.ArgumentParser) -> None:
         help=f"flag a pair when either student's own code is this share of the other's "
         f"(default {DEFAULT_THRESHOLD})",
     )
-
-
-def _nbgrader_grade(args: argparse.Namespace) -> int:
-    """``dtlab grade`` of the course's ``submitted/``, then the scores into nbgrader's gradebook."""
-    from graders.grading.lms import nbgrader_gradebook
-
-    course = Path(args.course_dir)
-    args.submissions = str(course)
-    args.chapter = args.chapter or args.assignment
-    args.out = args.out or str(course / "dtlab" / args.assignment)
-    outcome = _grade_class(args)
-    if isinstance(outcome, int):
-        return outcome
-    db_url = args.db or nbgrader_gradebook.default_db_url(course)
-    try:
-        recorded = nbgrader_gradebook.record(
-            outcome.results, args.chapter, args.assignment, db_url, args.course_id, args.lang
-        )
-    except nbgrader_gradebook.GradebookMismatch as exc:
-        print(f"dtlab nbgrader grade: {exc}", file=sys.stderr)
-        return 2
-    print(
-        f"→ nbgrader gradebook {db_url}: the scores and comments of {len(recorded)} submission(s) of "
-        f"{args.assignment}"
-    )
-    return 0
-
-
-def _demo(args: argparse.Namespace) -> int:
-    args.submissions = str(KIT_ROOT / "fixtures" / "submissions" / "ch2")
-    args.chapter = "ch2"
-    return _grade(args)
 
 
 def _gradescope_build(args: argparse.Namespace) -> int:
@@ -258,7 +177,7 @@ def _nbgrader_init(args: argparse.Namespace) -> int:
 def _common(parser: argparse.ArgumentParser, out_default: str | None) -> None:
     parser.add_argument("--out", default=out_default, help="folder for the gradebooks, feedback and results")
     parser.add_argument("--jobs", type=int, default=2, help="submissions graded at once (default 2)")
-    parser.add_argument("--profile", default="grading", choices=("grading", "student", "ci"))
+    add_options(parser, "profile", profile="grading")
     parser.add_argument("--timeout", type=float, default=600.0, help="wall-clock limit per submission (s)")
     parser.add_argument("--deadline", type=float, default=None, help="deadline of one task in the world (s)")
     parser.add_argument("--memory-mb", type=int, default=6144, help="memory ceiling per submission (MB)")
@@ -334,7 +253,7 @@ def add_commands(sub) -> None:
     gs_build = gradescope_sub.add_parser("build", help="write the autograder zip (setup.sh, run_autograder)")
     gs_build.add_argument("--chapter", required=True)
     gs_build.add_argument("--out", default="out/autograder.zip")
-    gs_build.add_argument("--profile", default="grading", choices=("grading", "student", "ci"))
+    add_options(gs_build, "profile", profile="grading")
     gs_build.set_defaults(func=_gradescope_build)
 
     nb = sub.add_parser("nbgrader", help="nbgrader course for the kit's chapters")

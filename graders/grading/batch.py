@@ -194,8 +194,7 @@ def grade_on_worker(item: dict, settings: dict) -> dict:
 
             atexit.register(_WORKER_GRADER.close)
     staged = Staged(**item)
-    limits = sandbox.Limits(**settings.pop("limits"))
-    result = _WORKER_GRADER.grade(staged, Settings(**settings, limits=limits))
+    result = _WORKER_GRADER.grade(staged, Settings.from_dict(settings))
     return result.to_dict()
 
 
@@ -206,7 +205,7 @@ def _grade_with_dask(todo: list[Staged], settings: Settings, scheduler: str | No
         raise SystemExit("--executor dask needs the dask extra: pip install 'dtlab[dask]'") from None
     if not scheduler:
         raise SystemExit("--executor dask needs --scheduler ADDRESS (tcp://host:port)")
-    plain = asdict(settings)
+    plain = settings.to_dict()
     plain.pop("kit_root")  # each worker grades with its own kit
     with Client(scheduler, timeout=60) as client:
         futures = [

@@ -108,7 +108,7 @@ class _Reporter:
 
     @pytest.hookimpl(trylast=True)
     def pytest_terminal_summary(self, terminalreporter, exitstatus, config) -> None:
-        from graders.plugin.pytest_plugin import gradebook_of
+        from graders.plugin.pytest_plugin import gradebook_of, run_of
 
         now = time.monotonic()
         book = gradebook_of(config)
@@ -117,7 +117,7 @@ class _Reporter:
             book.record(exercise_id, part, FAILED, Failure.of(FailureKind.INTERRUPTED, INTERRUPTED_MESSAGE))
         message = {
             "report": book.to_dict(),
-            "figures": _figures(book, config.getoption("dtlab_report")),
+            "figures": _figures(book, run_of(config).report),
             "timing": {
                 "startup_s": (self.collected_at or now) - self.started,
                 "tests_s": now - (self.collected_at or now),
@@ -147,7 +147,7 @@ def _free_bytes(path: str) -> int:
     return info.f_bavail * info.f_frsize
 
 
-def _figures(book, report_path: str | None) -> dict[str, str]:
+def _figures(book, report_path: str | os.PathLike | None) -> dict[str, str]:
     """The PNG figures the plugin drew beside the report, base64-encoded for the pipe."""
     if not report_path:
         return {}

@@ -2,23 +2,92 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 from graders.gradebook import Gradebook
 from graders.grading.sandbox import Limits
 from graders.impl import KIT_ROOT
+from graders.plugin.run_spec import GradingRun
+
+#: the backend a class is graded with: alike on any machine (the sandbox shows no GPU)
+CLASS_BACKEND = "gloo"
 
 
 @dataclass(frozen=True)
 class Settings:
-    chapter: str
-    profile: str = "grading"
-    deadline: float | None = None  # one task in the world (s); None: the kit's default
+    """What grading one submission of a class takes: the class's grading run (its one chapter,
+    profile, language, task deadline, backend and whether to run the diagnostic battery), the
+    sandbox's limits, and the kit whose graders grade. Each submission is graded by this run
+    with its own folder as the implementation (:meth:`submission_run`)."""
+
+    run: GradingRun
     limits: Limits = field(default_factory=Limits)
     kit_root: str = str(KIT_ROOT)  # where the graders (exercises/, hidden/) are read from
-    lang: str = "en"  # the language of the feedback the graders write
-    diagnose: bool = False  # run the diagnostic battery of failing exercises (misconceptions)
+
+    def __post_init__(self) -> None:
+        run = self.run
+        if len(run.chapters) != 1 or run.impl is not None or run.tests:
+            raise ValueError("a class's grading run names its one chapter, and no implementation or tests")
+        if run.profile is None or run.lang is None or run.backend != CLASS_BACKEND:
+            raise ValueError(
+                f"a class's grading run says its profile and language, and grades on {CLASS_BACKEND}"
+            )
+
+    @classmethod
+    def of(
+        cls,
+        chapter: str,
+        profile: str = "grading",
+        deadline: float | None = None,  # one task in the world (s); None: the kit's default
+        limits: Limits | None = None,
+        *,
+        kit_root: str = str(KIT_ROOT),
+        lang: str = "en",  # the language of the feedback the graders write
+        diagnose: bool = False,  # run the diagnostic battery of failing exercises (misconceptions)
+    ) -> Settings:
+        run = GradingRun(
+            chapters=(chapter,),
+            profile=profile,
+            lang=lang,
+            deadline=deadline,
+            backend=CLASS_BACKEND,
+            diagnose=diagnose,
+        )
+        return cls(run, limits or Limits(), kit_root)
+
+    @property
+    def chapter(self) -> str:
+        return self.run.chapters[0]
+
+    @property
+    def profile(self) -> str:
+        return self.run.profile
+
+    @property
+    def deadline(self) -> float | None:
+        return self.run.deadline
+
+    @property
+    def lang(self) -> str:
+        return self.run.lang
+
+    @property
+    def diagnose(self) -> bool:
+        return self.run.diagnose
+
+    def submission_run(self, impl: Path, tests: Path, report: Path, extra: tuple[str, ...]) -> GradingRun:
+        """The class's run over one submission: its folder ``impl``, the graders' copies in ``tests``."""
+        return replace(self.run, impl=impl, tests=(tests,), report=report, extra=extra)
+
+    def to_dict(self) -> dict:
+        """Plain data, for a Dask worker to make the settings again (:meth:`from_dict`)."""
+        return {"run": self.run.to_dict(), "limits": asdict(self.limits), "kit_root": self.kit_root}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Settings:
+        kit = {"kit_root": data["kit_root"]} if "kit_root" in data else {}
+        return cls(GradingRun.from_dict(data["run"]), Limits(**data["limits"]), **kit)
 
 
 @dataclass

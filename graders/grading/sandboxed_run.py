@@ -27,7 +27,6 @@ from graders.grading import sandbox
 from graders.grading.intake import Staged
 from graders.grading.result import Settings, StudentResult, grader_files, missing_graders
 from graders.grading.verdict import fill_unreported, interpret
-from graders.plugin.run_spec import GradingRun
 from graders.proc import tail_file
 
 REPORT_LIMIT = 32 * 1024 * 1024
@@ -59,17 +58,8 @@ def pytest_argv(workdir: Path, settings: Settings) -> list[str]:
         "--tb=native",  # the kit writes its own feedback; pytest's source-parsing traceback costs seconds
         *("-W", "ignore::pytest.PytestAssertRewriteWarning"),
     )
-    run = GradingRun(
-        impl=workdir / "impl",
-        tests=(workdir / "suite",),
-        profile=settings.profile,
-        lang=settings.lang,
-        report=workdir / "report" / "report.json",  # figures are drawn beside it
-        deadline=settings.deadline,
-        backend="gloo",  # a class is graded alike on any machine (the sandbox shows no GPU)
-        diagnose=settings.diagnose,
-        extra=sandboxed,
-    )
+    report = workdir / "report" / "report.json"  # figures are drawn beside it
+    run = settings.submission_run(workdir / "impl", workdir / "suite", report, sandboxed)
     return run.pytest_args(workdir)
 
 

@@ -28,6 +28,7 @@ from graders.infra.files import write_atomic
 from graders.misconceptions import battery, mutants, shipped
 from graders.misconceptions.matcher import matching
 from graders.misconceptions.shipped import catalogue, slim
+from graders.plugin.run_spec import GradingRun
 
 #: where the known batteries are kept, by chapter and the digest of what they depend on
 CACHE_DIR = KIT_ROOT / ".cache" / "battery"
@@ -133,14 +134,15 @@ def name_all(
     return named
 
 
-def name_all_in_a_pool(results: list, chapter: str, cache_dir: Path, deadline: float | None = None) -> dict:
-    """:func:`name_all` with worker worlds of its own (the kit's code only: no sandbox needed)."""
+def name_all_in_a_pool(results: list, run: GradingRun, cache_dir: Path) -> dict:
+    """:func:`name_all` for the class's grading ``run`` (its chapter), with worker worlds of its
+    own, of the run's deadline and backend (the kit's code only: no sandbox needed)."""
     from graders.plugin.harness import Harness  # torch: only when a pool is made here
     from graders.world.pool import WorldPool
 
-    pool = WorldPool(deadline=deadline)
+    pool = WorldPool(deadline=run.deadline, backend=run.backend)
     try:
-        return name_all(results, chapter, Harness(pool), cache_dir)
+        return name_all(results, run.chapters[0], Harness(pool), cache_dir)
     finally:
         pool.close()
 

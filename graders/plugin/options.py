@@ -1,12 +1,12 @@
-"""The dtlab command-line options of pytest, and what the chosen backend allows on this machine."""
+"""The dtlab command-line options of pytest, the grading run they say, and what its backend allows here."""
 
 from __future__ import annotations
 
 import pytest
 
-from graders import config as dtlab_config
+from graders.plugin.run_spec import PROFILES, GradingRun
 from graders.plugin.run_spec import add_options as add_run_options
-from graders.world.backend import BACKENDS, NeedsHardware, place
+from graders.world.backend import NeedsHardware, place
 
 
 def add_options(parser: pytest.Parser) -> None:
@@ -55,20 +55,32 @@ def add_options(parser: pytest.Parser) -> None:
     )
 
 
-def chosen_backend(config: pytest.Config) -> str:
-    return config.getoption("dtlab_backend") or dtlab_config.backend()
+def build_run(config: pytest.Config) -> GradingRun:
+    """The run this pytest grades: its options, and for what they leave unsaid the environment's
+    defaults; made once (the plugin's ``pytest_configure``), refused with a usage error when it
+    cannot be. A ``--hypothesis-profile`` the kit does not define stays hypothesis's own: the
+    run's profile is then None."""
+    asked = config.getoption("hypothesis_profile", None)
+    try:
+        run = GradingRun(
+            impl=config.getoption("impl"),
+            exercises=tuple(config.getoption("dtlab_exercise") or ()),
+            profile=asked if asked in PROFILES else None,
+            lang=config.getoption("lang"),
+            report=config.getoption("dtlab_report"),
+            deadline=config.getoption("dtlab_deadline"),
+            backend=config.getoption("dtlab_backend"),
+            diagnose=config.getoption("dtlab_diagnose"),
+        )
+        return run.with_defaults(unsaid=("profile",) if asked else ())
+    except ValueError as exc:  # InvalidRun, ImplNotFound
+        raise pytest.UsageError(str(exc)) from None
 
 
-def check_backend(config: pytest.Config) -> None:
-    backend = chosen_backend(config)
-    if backend not in BACKENDS:
-        raise pytest.UsageError(f"DTLAB_BACKEND={backend!r}: choose one of {', '.join(BACKENDS)}")
-
-
-def no_world_here(config: pytest.Config) -> str:
-    """Why no grader can run on this machine with the chosen backend (``--backend nccl`` and no
+def no_world_here(run: GradingRun) -> str:
+    """Why no grader can run on this machine with the run's backend (``--backend nccl`` and no
     GPU at all), or "" (a world needing more GPUs than present is skipped when its case is drawn)."""
-    if chosen_backend(config) != "nccl":
+    if run.backend != "nccl":
         return ""
     from graders.world.backend import gpu_count
 
@@ -79,10 +91,9 @@ def no_world_here(config: pytest.Config) -> str:
     return ""
 
 
-def names_misconceptions(config: pytest.Config) -> bool:
+def names_misconceptions(config: pytest.Config, run: GradingRun) -> bool:
     """Whether this run names the misconceptions of its failing exercises (the student's loop)."""
     chosen = config.getoption("dtlab_misconceptions")
     if chosen != "auto":
         return chosen == "on"
-    profile = config.getoption("hypothesis_profile", None) or ""
-    return not config.getoption("dtlab_diagnose") and profile != "ci"
+    return not run.diagnose and run.profile != "ci"

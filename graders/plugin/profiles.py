@@ -19,10 +19,13 @@ import hashlib
 from hypothesis import HealthCheck, Phase, seed, settings
 
 from graders import config as dtlab_config
+from graders.plugin.run_spec import PROFILES
 
 DEFAULT_PROFILE = "student"
 #: the kit's own tests grade a mutant's other parts and an honest red-team sample with it
 MUTANTS_PROFILE = "mutants"
+#: the examples each of the kit's profiles (:data:`graders.plugin.run_spec.PROFILES`) draws
+EXAMPLES = {"student": 25, "grading": 60, "ci": 15, MUTANTS_PROFILE: 5}
 _PHASES = (Phase.explicit, Phase.reuse, Phase.generate, Phase.target, Phase.shrink)
 _QUIET = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much]
 
@@ -40,12 +43,12 @@ def register(requested: str | None = None) -> None:
         derandomize=True,
         database=None,
     )
-    settings.register_profile("student", max_examples=25, **common)
-    settings.register_profile("grading", max_examples=60, **common)
     no_shrink = tuple(phase for phase in _PHASES if phase != Phase.shrink)
-    settings.register_profile(MUTANTS_PROFILE, max_examples=5, **(common | {"phases": no_shrink}))
-    if "ci" in (requested, dtlab_config.profile()):
-        settings.register_profile("ci", max_examples=15, **common)
+    for name in PROFILES:
+        if name == "ci" and "ci" not in (requested, dtlab_config.profile()):
+            continue
+        phases = no_shrink if name == MUTANTS_PROFILE else _PHASES
+        settings.register_profile(name, max_examples=EXAMPLES[name], **(common | {"phases": phases}))
 
 
 def ignore_local_constants() -> None:

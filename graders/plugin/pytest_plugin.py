@@ -22,14 +22,16 @@ import pytest
 from graders import config as dtlab_config
 from graders.errors import Failure, FailureKind, NotStarted, record_of, render
 from graders.gradebook import FAILED, NOT_RUN, NOT_STARTED, PASSED, Gradebook
-from graders.impl import Impl, ImplNotFound
+from graders.impl import Impl
 from graders.misconceptions import battery, student_view
 from graders.plugin.marker import MARKER
-from graders.plugin.options import check_backend, names_misconceptions, no_world_here
+from graders.plugin.options import build_run, names_misconceptions, no_world_here
+from graders.plugin.run_spec import GradingRun
 from graders.words.vocabulary import t
 
 #: hidden graders are files named ``test_hidden_*.py`` (``hidden/chN/``, and ``dtlab grade``'s suite)
 HIDDEN_PREFIX = "test_hidden"
+_RUN = pytest.StashKey[GradingRun]()
 _GRADEBOOK = pytest.StashKey[Gradebook]()
 _HARNESS = pytest.StashKey[object]()
 _POOL = pytest.StashKey[object]()
@@ -67,12 +69,8 @@ def pytest_configure(config: pytest.Config) -> None:
     from graders.plugin import profiles
 
     profiles.register(config.getoption("hypothesis_profile", None))  # the early hook may be skipped
-    try:
-        impl = Impl.resolve(impl_option(config))
-    except ImplNotFound as exc:
-        raise pytest.UsageError(str(exc)) from None
-    check_backend(config)
-    config.stash[_GRADEBOOK] = Gradebook(impl=impl.label)
+    run = config.stash[_RUN] = build_run(config)  # once: every hook below reads it
+    config.stash[_GRADEBOOK] = Gradebook(impl=run.impl.label)
 
 
 def _keep_hypothesis_under(root) -> None:
@@ -85,12 +83,10 @@ def _keep_hypothesis_under(root) -> None:
     set_hypothesis_home_dir(root / ".cache" / "hypothesis")
 
 
-def impl_option(config: pytest.Config) -> str:
-    return config.getoption("impl") or dtlab_config.impl()
-
-
-def lang_option(config: pytest.Config) -> str:
-    return config.getoption("lang") or dtlab_config.lang()
+def run_of(config: pytest.Config) -> GradingRun:
+    """The grading run of this pytest (:func:`graders.plugin.options.build_run`): what it grades,
+    with which profile, deadline and backend, in which language, and where its gradebook goes."""
+    return config.stash[_RUN]
 
 
 def pytest_collect_file(file_path, parent) -> None:
@@ -123,7 +119,7 @@ def _activate(config: pytest.Config) -> None:
     from graders.plugin import profiles
 
     if not config.getoption("hypothesis_profile", None):
-        settings.load_profile(dtlab_config.profile())
+        settings.load_profile(run_of(config).profile)
     profiles.ignore_local_constants()
     _keep_hypothesis_under(config.rootpath)  # another project's run keeps its own .hypothesis
     if any(a in ("--co", "--collect-only") for a in config.invocation_params.args):
@@ -148,10 +144,11 @@ def _pool(config: pytest.Config):
         from graders.world.pool import WorldPool
 
         _activate(config)
+        run = run_of(config)
         pool = WorldPool(
-            deadline=config.getoption("dtlab_deadline"),
+            deadline=run.deadline,
             fork_server=config.stash[_FORK_SERVER],
-            backend=config.getoption("dtlab_backend"),
+            backend=run.backend,
             cluster=_cluster(),
         )
         config.stash[_POOL] = pool
@@ -195,13 +192,13 @@ def pytest_deselected(items: list[pytest.Item]) -> None:
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     from graders.plugin import profiles
 
-    only = config.getoption("dtlab_exercise")
+    only = run_of(config).exercises
     if only:  # deselected, as by -k: their parts are not graded at all
         marks = [item.get_closest_marker(MARKER) for item in items]
         chosen = [m is not None and m.args[0] in only for m in marks]
         config.hook.pytest_deselected(items=[item for item, keep in zip(items, chosen) if not keep])
         items[:] = [item for item, keep in zip(items, chosen) if keep]
-    no_world = no_world_here(config)
+    no_world = no_world_here(run_of(config))
     for item in items:
         marker = item.get_closest_marker(MARKER)
         if marker is not None and no_world:
@@ -227,7 +224,7 @@ def gradebook_of(config: pytest.Config) -> Gradebook:
 
 @pytest.fixture(scope="session")
 def impl(request: pytest.FixtureRequest) -> Impl:
-    return Impl.resolve(impl_option(request.config))
+    return run_of(request.config).impl
 
 
 @pytest.fixture(scope="session")
@@ -244,7 +241,7 @@ def harness(request: pytest.FixtureRequest):
     found = config.stash.get(_HARNESS, None)
     if found is None:
         found = Harness(_pool(config))
-        if config.getoption("dtlab_diagnose") or names_misconceptions(config):
+        if run_of(config).diagnose or names_misconceptions(config, run_of(config)):
             found.failures = {}  # the battery reuses what grading saw fail
         config.stash[_HARNESS] = found
     return found
@@ -272,7 +269,7 @@ def pytest_pyfunc_call(pyfuncitem: pytest.Function):
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_finish(session: pytest.Session) -> None:
     """With ``--dtlab-diagnose``: the battery's tests, loaded before a sandboxed run removes them."""
-    if session.config.getoption("dtlab_diagnose"):
+    if run_of(session.config).diagnose:
         session.config.stash[_BATTERY] = battery.tests_of_session(session.items)
 
 
@@ -306,7 +303,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
     book.record(exercise_id, part, status, failure, figures)
     report.sections = [(name, text) for name, text in report.sections if "Hypothesis" not in name]
     if failure.kind != FailureKind.INTERNAL:  # the student reads it in their language
-        lang = lang_option(item.config)
+        lang = run_of(item.config).lang
         label = f"{exercise_id} [{part}]"
         if status == NOT_STARTED:
             detail = failure.text("body", lang) or t("not started detail", lang)
@@ -332,7 +329,7 @@ def _draw_figures(config: pytest.Config, excinfo, exercise_id: str, part: str) -
 
     from graders.judge import figures
 
-    report = config.getoption("dtlab_report")
+    report = run_of(config).report
     attached = figures.figures_of(excinfo.value)
     if not report or not attached:
         return []
@@ -372,25 +369,25 @@ def _png_summary(terminalreporter, config: pytest.Config, lang: str) -> None:
 def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config) -> None:
     from hypothesis import settings
 
+    run = run_of(config)
     book = gradebook_of(config)
     book.profile = settings.get_current_profile_name()
     harness = config.stash.get(_HARNESS, None)
     if harness is not None:
         book.integrity = {k: sorted(v) for k, v in harness.integrity.items()}
-        if config.getoption("dtlab_diagnose") or names_misconceptions(config):
-            diagnosed = config.stash.get(_BATTERY, {}) if config.getoption("dtlab_diagnose") else None
-            student_view.after_grading(book, harness, Impl.resolve(impl_option(config)), diagnosed)
-    table = book.render(lang_option(config))
+        if run.diagnose or names_misconceptions(config, run):
+            diagnosed = config.stash.get(_BATTERY, {}) if run.diagnose else None
+            student_view.after_grading(book, harness, run.impl, diagnosed)
+    table = book.render(run.lang)
     if table:
         terminalreporter.section(f"dtlab · {book.impl} · profile {book.profile}")
         terminalreporter.write_line(table)
-    for line in book.said_misconceptions(lang_option(config)):
+    for line in book.said_misconceptions(run.lang):
         terminalreporter.write_line("\n" + line)
     if table and _narrowed(config):
-        terminalreporter.write_line(t("rerun only", lang_option(config)))
+        terminalreporter.write_line(t("rerun only", run.lang))
     if getattr(harness, "set_aside_in_run", 0):
-        terminalreporter.write_line(t("set aside", lang_option(config), count=harness.set_aside_in_run))
-    _png_summary(terminalreporter, config, lang_option(config))
-    path = config.getoption("dtlab_report")
-    if path:
-        book.write(path)
+        terminalreporter.write_line(t("set aside", run.lang, count=harness.set_aside_in_run))
+    _png_summary(terminalreporter, config, run.lang)
+    if run.report:
+        book.write(run.report)

@@ -14,10 +14,10 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
-from graders.impl import KIT_ROOT, Impl
+from graders.impl import KIT_ROOT
 from graders.plugin.run_spec import GradingRun
 from graders.student.fingerprint import PROFILE
 
@@ -34,71 +34,63 @@ class ChapterRun:
     seconds: float = 0.0
 
 
-def pytest_argv(
-    impl: Impl,
-    chapters: tuple[str, ...],
-    report: Path,
-    exercises: tuple[str, ...],
-    lang: str,
-    nproc: int = 0,
-) -> list[str]:
-    """``pytest exercises/chN …`` (only ``exercises``' tests when given); with ``nproc`` (one
-    chapter), the same pytest as the driver of a world of ``nproc`` processes torchrun launches on
-    this machine (``-m graders.run``)."""
-    run = GradingRun(
-        impl=impl.spec,
-        chapters=chapters,
-        exercises=exercises,
-        profile=PROFILE,
-        lang=lang,
-        report=report,
-        extra=("-q",),
-    )
+def pytest_argv(run: GradingRun, nproc: int = 0) -> list[str]:
+    """``pytest exercises/chN …`` of ``run``'s chapters; with ``nproc`` (one chapter), the same
+    pytest as the driver of a world of ``nproc`` processes torchrun launches on this machine
+    (``-m graders.run``)."""
     if not nproc:
         return [sys.executable, "-m", "pytest", *run.pytest_args(Path("."))]
     argv = [sys.executable, "-m", "torch.distributed.run", "--nproc-per-node", str(nproc)]
     argv += ["--rdzv-backend", "c10d", "--rdzv-endpoint", "127.0.0.1:0", "--local-addr", "127.0.0.1"]
-    return [*argv, "-m", "graders.run", *chapters, *run.options()]
+    return [*argv, "-m", "graders.run", *run.chapters, *run.options()]
 
 
 def grade(
-    impl: Impl,
+    run: GradingRun,
     chapter: str,
     *,
     exercise: str | None = None,
     exercises: tuple[str, ...] = (),
-    lang: str = "en",
     kit_root: Path = KIT_ROOT,
     timeout: float = TIMEOUT_S,
     nproc: int = 0,
 ) -> ChapterRun:
-    """Grade ``chapter`` of ``impl`` (only ``exercise``'s tests, or ``exercises``', when given) with
-    the student profile; with ``nproc``, in a world of that many processes torchrun launches."""
+    """Grade ``chapter`` of ``run``'s implementation (only ``exercise``'s tests, or ``exercises``',
+    when given) with the student profile; with ``nproc``, in a world of that many processes
+    torchrun launches."""
     narrowed = (exercise,) if exercise else tuple(exercises)
     runs = grade_together(
-        impl, (chapter,), exercises=narrowed, lang=lang, kit_root=kit_root, timeout=timeout, nproc=nproc
+        run, (chapter,), exercises=narrowed, kit_root=kit_root, timeout=timeout, nproc=nproc
     )
     return runs[0]
 
 
 def grade_together(
-    impl: Impl,
+    run: GradingRun,
     chapters: tuple[str, ...],
     *,
     exercises: tuple[str, ...] = (),
-    lang: str = "en",
     kit_root: Path = KIT_ROOT,
     timeout: float = TIMEOUT_S,
     nproc: int = 0,
 ) -> list[ChapterRun]:
-    """Grade ``chapters`` of ``impl`` in one pytest session (one interpreter, one world pool), and
-    split its gradebook by chapter (each chapter's time: the session's, shared by points); when
-    grading broke, every chapter's run says why."""
+    """Grade ``chapters`` of ``run``'s implementation in one pytest session (one interpreter, one
+    world pool), with ``run``'s language, deadline and backend and the student profile (unless
+    ``run`` says another), and split its gradebook by chapter (each chapter's time: the session's,
+    shared by points); when grading broke, every chapter's run says why."""
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="dtlab-check-") as tmp:
         report = Path(tmp) / "report.json"
         log = Path(tmp) / "pytest.log"
-        argv = pytest_argv(impl, chapters, report, exercises, lang, nproc)
+        session = replace(
+            run,
+            chapters=chapters,
+            exercises=exercises,
+            profile=run.profile or PROFILE,
+            report=report,
+            extra=("-q",),
+        )
+        argv = pytest_argv(session, nproc)
         try:
             rc = _run(argv, kit_root, log, timeout)
         except subprocess.TimeoutExpired:

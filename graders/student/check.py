@@ -16,8 +16,9 @@ from pathlib import Path
 from graders import catalog
 from graders.errors import Failure, FailureKind
 from graders.gradebook import FAILED, NOT_RUN, NOT_STARTED, PASSED, ExerciseRow, Gradebook, PartResult
-from graders.impl import KIT_ROOT, Impl
+from graders.impl import KIT_ROOT
 from graders.infra.safe_text import clean
+from graders.plugin.run_spec import GradingRun
 from graders.student import chapter_run as runner
 from graders.student.fingerprint import PROFILE, chapter_key
 from graders.student.progress import graded_record
@@ -160,36 +161,37 @@ def main(
     chapter: str,
     exercise: str | None,
     *,
-    impl: Impl,
+    run: GradingRun,
     explain: bool = False,
-    lang: str = "en",
     state_path: Path = DEFAULT_PATH,
     kit_root: Path = KIT_ROOT,
     nproc: int = 0,
 ) -> int:
-    """``nproc``: grade in a world of that many processes torchrun launches (``--launcher
-    torchrun``); its result is not kept as the chapter's progress (fewer ranks skip tests)."""
+    """Grade ``chapter`` (or ``exercise``) as ``run`` (the command's: implementation, language,
+    deadline, backend) says, with the student profile. ``nproc``: grade in a world of that many
+    processes torchrun launches (``--launcher torchrun``); its result is not kept as the chapter's
+    progress (fewer ranks skip tests)."""
+    lang = run.lang
     try:
         chapter, exercise = resolve(chapter, exercise)
     except UnknownTarget as exc:
         print(f"dtlab check: {exc}", file=sys.stderr)
         return 2
     target = exercise or chapter
-    key = chapter_key(impl, chapter, kit_root) if exercise is None and not nproc else ""
-    print(
-        f"{t('grading now', lang)} {target} · {impl.label} · profile {PROFILE} …", file=sys.stderr, flush=True
-    )
+    key = chapter_key(run, chapter, kit_root) if exercise is None and not nproc else ""
+    said = f"{t('grading now', lang)} {target} · {run.impl.label} · profile {run.profile or PROFILE} …"
+    print(said, file=sys.stderr, flush=True)
     try:
-        run = runner.grade(impl, chapter, exercise=exercise, lang=lang, kit_root=kit_root, nproc=nproc)
+        graded = runner.grade(run, chapter, exercise=exercise, kit_root=kit_root, nproc=nproc)
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)
         return 130
-    if run.book is None:
-        print(f"{target}: {t('grading error', lang)}: {run.error}")
+    if graded.book is None:
+        print(f"{target}: {t('grading error', lang)}: {graded.error}")
         return 1
     if key:  # the whole chapter, graded as dtlab progress grades it
-        ProgressState.load(state_path).store(chapter, graded_record(run, key))
-    book = Gradebook.from_dict(run.book)
+        ProgressState.load(state_path).store(chapter, graded_record(graded, key))
+    book = Gradebook.from_dict(graded.book)
     scope = [exercise] if exercise else [e.id for e in catalog.CHAPTERS[chapter].exercises]
     print(render(book, scope, explain=explain, lang=lang))
     ok = passed(book, scope)

@@ -1,5 +1,6 @@
 """What decides a chapter's grade in a student's run, as one hash: the chapter's student files,
-its test files, the kit's graders and version, and the settings of the run.
+its test files, the kit's graders and version, and the settings of the run (its profile, task
+deadline and backend, as the run says them: :class:`graders.plugin.run_spec.GradingRun`).
 
 Reading and hashing these files takes milliseconds and imports nothing heavy, which is what lets
 ``dtlab progress`` answer at once when nothing changed.
@@ -10,8 +11,9 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from graders import __version__, config
+from graders import __version__
 from graders.impl import KIT_ROOT, PACKAGE_HOME, Impl
+from graders.plugin.run_spec import GradingRun
 
 #: the hypothesis profile every student command grades with
 PROFILE = "student"
@@ -61,11 +63,11 @@ def _update(h, label: str, root: Path, paths: list[Path]) -> None:
         h.update(f"{label}:{name}\0{len(data)}\0".encode() + data)
 
 
-def chapter_key(impl: Impl, chapter: str, kit_root: Path = KIT_ROOT) -> str:
-    """Changes whenever anything that decides ``chapter``'s grade for ``impl`` changes."""
-    h = hashlib.sha256(
-        f"dtlab {__version__}; {PROFILE}; deadline {config.deadline()}; backend {config.backend()}\0".encode()
-    )
+def chapter_key(run: GradingRun, chapter: str, kit_root: Path = KIT_ROOT) -> str:
+    """Changes whenever anything that decides ``chapter``'s grade by ``run`` (the student's: its
+    implementation, profile, deadline and backend) changes."""
+    settings = f"{run.profile or PROFILE}; deadline {run.deadline}; backend {run.backend}"
+    h = hashlib.sha256(f"dtlab {__version__}; {settings}\0".encode())
     _update(h, "kit", kit_root, kit_files(chapter, kit_root))
-    _update(h, "student", impl.root, student_files(impl, chapter))
+    _update(h, "student", run.impl.root, student_files(run.impl, chapter))
     return h.hexdigest()[:24]

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from graders import catalog
 from graders.gradebook import NOT_RUN, PASSED, Gradebook
-from graders.impl import KIT_ROOT, Impl
+from graders.impl import KIT_ROOT
 from graders.infra.files import write_atomic
 from graders.plugin.run_spec import GradingRun
 from graders.student.chapter_run import TIMEOUT_S, ChapterRun, _read, _reason, _run
@@ -46,36 +46,38 @@ def resolve_part(target: str, part: str) -> tuple[str, str, str]:
     return chapter, exercise, part
 
 
-def kept_path(folder: Path, impl: Impl, chapter: str, profile: str, kit_root: Path = KIT_ROOT) -> Path:
-    """Where ``--gradebooks`` keeps ``chapter``'s gradebook for exactly this code, kit and profile."""
-    key = hashlib.sha256(f"{chapter_key(impl, chapter, kit_root)}; profile {profile}".encode()).hexdigest()
+def kept_path(folder: Path, run: GradingRun, chapter: str, kit_root: Path = KIT_ROOT) -> Path:
+    """Where ``--gradebooks`` keeps ``chapter``'s gradebook for exactly this code, kit and run."""
+    profile = _profile(run)
+    key = hashlib.sha256(f"{chapter_key(run, chapter, kit_root)}; profile {profile}".encode()).hexdigest()
     return Path(folder).expanduser() / f"{chapter}-{profile}-{key[:24]}.json"
 
 
+def _profile(run: GradingRun) -> str:
+    return run.profile or PROFILE
+
+
 def grade(
-    impl: Impl,
+    run: GradingRun,
     chapter: str,
     exercises: tuple[str, ...],
-    profile: str,
-    lang: str,
     kit_root: Path = KIT_ROOT,
     timeout: float = TIMEOUT_S,
 ) -> ChapterRun:
-    """``pytest exercises/chN`` with ``profile`` (only ``exercises``' tests when given), in a
-    subprocess that writes its gradebook."""
+    """``pytest exercises/chN`` as ``run`` says (only ``exercises``' tests when given; the grading
+    profile unless it says another), in a subprocess that writes its gradebook."""
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="dtlab-part-") as tmp:
         report, log = Path(tmp) / "report.json", Path(tmp) / "pytest.log"
-        run = GradingRun(
-            impl=impl.spec,
+        session = replace(
+            run,
             chapters=(chapter,),
             exercises=exercises,
-            profile=profile,
-            lang=lang,
+            profile=_profile(run),
             report=report,
             extra=("-q",),
         )
-        argv = [sys.executable, "-m", "pytest", *run.pytest_args(Path("."))]
+        argv = [sys.executable, "-m", "pytest", *session.pytest_args(Path("."))]
         try:
             rc = _run(argv, kit_root, log, timeout)
         except subprocess.TimeoutExpired:
@@ -89,47 +91,45 @@ def grade(
 
 
 def graded_once(
-    folder: Path, impl: Impl, chapter: str, profile: str, lang: str, kit_root: Path = KIT_ROOT, log=sys.stderr
+    folder: Path, run: GradingRun, chapter: str, kit_root: Path = KIT_ROOT, log=sys.stderr
 ) -> ChapterRun:
-    """The chapter's run kept in ``folder`` for this code, kit and profile; graded (and kept) when
+    """The chapter's run kept in ``folder`` for this code, kit and run; graded (and kept) when
     there is none. A run whose grading broke is kept too: the chapter's other parts fail at once
     with the same reason instead of each grading again."""
-    path = kept_path(folder, impl, chapter, profile, kit_root)
+    path = kept_path(folder, run, chapter, kit_root)
     try:
         return ChapterRun(**json.loads(path.read_text(encoding="utf-8")))
     except (OSError, ValueError, TypeError):
         pass
-    print(f"{t('grading now', lang)} {chapter} · {impl.label} · profile {profile} …", file=log, flush=True)
-    run = grade(impl, chapter, (), profile, lang, kit_root)
-    write_atomic(path, json.dumps(asdict(run)))
-    return run
+    said = f"{t('grading now', run.lang)} {chapter} · {run.impl.label} · profile {_profile(run)} …"
+    print(said, file=log, flush=True)
+    graded = grade(run, chapter, (), kit_root)
+    write_atomic(path, json.dumps(asdict(graded)))
+    return graded
 
 
 def main(
-    target: str,
-    part: str,
-    *,
-    impl: Impl,
-    profile: str = PROFILE,
-    lang: str = "en",
-    gradebooks: Path | None = None,
-    kit_root: Path = KIT_ROOT,
+    target: str, part: str, *, run: GradingRun, gradebooks: Path | None = None, kit_root: Path = KIT_ROOT
 ) -> int:
+    """Grade ``part`` of the exercise ``target`` as ``run`` (the command's) says; 0 when it earned
+    all its points."""
+    lang = run.lang
     try:
         chapter, exercise, part = resolve_part(target, part)
     except UnknownTarget as exc:
         print(f"dtlab part: {exc}", file=sys.stderr)
         return 2
     if gradebooks is not None:
-        run = graded_once(gradebooks, impl, chapter, profile, lang, kit_root)
+        graded = graded_once(gradebooks, run, chapter, kit_root)
     else:
-        print(f"{t('grading now', lang)} {exercise} · {impl.label} · profile {profile} …", file=sys.stderr)
-        run = grade(impl, chapter, (exercise,), profile, lang, kit_root)
+        said = f"{t('grading now', lang)} {exercise} · {run.impl.label} · profile {_profile(run)} …"
+        print(said, file=sys.stderr)
+        graded = grade(run, chapter, (exercise,), kit_root)
     label = f"{exercise} [{part_name(part, lang)}]"
-    if run.book is None:
-        print(f"{label}: {t('grading error', lang)}: {run.error}")
+    if graded.book is None:
+        print(f"{label}: {t('grading error', lang)}: {graded.error}")
         return 1
-    book = Gradebook.from_dict(run.book)
+    book = Gradebook.from_dict(graded.book)
     rows = {row.exercise: row for row in book.rows()}
     row = rows.get(exercise)
     if row is None:  # no test of the exercise ran (its graders are missing)

@@ -19,6 +19,7 @@ from graders import catalog
 from graders.authoring import pristine
 from graders.gradebook import NOT_STARTED, PASSED
 from graders.impl import KIT_ROOT, Impl
+from graders.plugin.run_spec import GradingRun
 from graders.student import chapter_run as runner
 from graders.student.fingerprint import chapter_key
 from graders.student.state import DEFAULT_PATH, ChapterRecord, ProgressState
@@ -42,10 +43,9 @@ def graded_record(run: runner.ChapterRun, key: str) -> ChapterRecord:
 
 
 def progress(
-    impl: Impl,
+    run: GradingRun,
     chapters: list[str] | None = None,
     *,
-    lang: str = "en",
     refresh: bool = False,
     state_path: Path = DEFAULT_PATH,
     kit_root: Path = KIT_ROOT,
@@ -56,7 +56,9 @@ def progress(
     A chapter graded now is graded in two ways at once: the exercises of its files that are still
     the shipped stubs are "not started" by their digest (:mod:`graders.authoring.pristine`), with
     nothing run; the others by pytest, as ``pytest exercises/chN`` grades them, two chapters at a
-    time where the machine has the cores."""
+    time where the machine has the cores. ``run`` is the student's (implementation, language,
+    deadline, backend)."""
+    impl, lang = run.impl, run.lang
     state = ProgressState.load(state_path)
     if state.replaced:
         print(f"{t('state replaced', lang)} ({state.path}: {state.replaced})", file=log)
@@ -65,7 +67,7 @@ def progress(
     keys: dict[str, str] = {}
     stubbed: dict[str, set[str]] = {}
     for chapter in chapters or list(catalog.CHAPTERS):
-        keys[chapter] = key = chapter_key(impl, chapter, kit_root)  # before grading: an edit re-grades
+        keys[chapter] = key = chapter_key(run, chapter, kit_root)  # before grading: an edit re-grades
         record = None if refresh else state.fresh(chapter, key)
         if record is not None:
             lines[chapter] = ChapterLine(chapter, record)
@@ -81,9 +83,9 @@ def progress(
     if to_grade:
         print(f"{t('grading now', lang)} {', '.join(to_grade)} …", file=log, flush=True)
     weights = {c: _weight(state, c) for c in to_grade}
-    for run in _grade_all(impl, to_grade, lang, kit_root, weights):
-        print(f"  {run.chapter}: {run.seconds:.1f} s", file=log, flush=True)
-        lines[run.chapter] = _store(state, run, keys, stubbed, log)
+    for graded in _grade_all(run, to_grade, kit_root, weights):
+        print(f"  {graded.chapter}: {graded.seconds:.1f} s", file=log, flush=True)
+        lines[graded.chapter] = _store(state, graded, keys, stubbed, log)
     return [lines[chapter] for chapter in chapters or list(catalog.CHAPTERS)]
 
 
@@ -91,7 +93,7 @@ def progress(
 PARALLEL_SESSIONS = max(1, min(2, os.cpu_count() or 1))
 
 
-def _grade_all(impl: Impl, to_grade: dict[str, tuple[str, ...]], lang: str, kit_root: Path, weights: dict):
+def _grade_all(run: GradingRun, to_grade: dict[str, tuple[str, ...]], kit_root: Path, weights: dict):
     """Each chapter of ``to_grade`` (only the exercises named), as its session ends: the chapters
     shared among :data:`PARALLEL_SESSIONS` pytest sessions of about equal ``weights`` (one
     interpreter and one world pool for several chapters); a chapter of a session that broke is
@@ -102,12 +104,12 @@ def _grade_all(impl: Impl, to_grade: dict[str, tuple[str, ...]], lang: str, kit_
         full = all(len(to_grade[c]) == len(catalog.CHAPTERS[c].exercises) for c in chapters)
         try:
             runs = runner.grade_together(
-                impl, chapters, exercises=() if full else tuple(narrowed), lang=lang, kit_root=kit_root
+                run, chapters, exercises=() if full else tuple(narrowed), kit_root=kit_root
             )
         except OSError as exc:  # pytest could not even start (no such interpreter, no space for its files)
             return [runner.ChapterRun(c, None, f"could not start pytest: {exc}") for c in chapters]
-        if len(chapters) > 1 and any(run.book is None for run in runs):
-            return [run for c in chapters for run in grade((c,))]
+        if len(chapters) > 1 and any(graded.book is None for graded in runs):
+            return [graded for c in chapters for graded in grade((c,))]
         return runs
 
     if not to_grade:
@@ -252,15 +254,15 @@ def render(lines: list[ChapterLine], lang: str = "en") -> str:
     return "\n".join(out)
 
 
-def main(impl: Impl, chapters: list[str], *, lang: str, refresh: bool, state_path: Path) -> int:
+def main(run: GradingRun, chapters: list[str], *, refresh: bool, state_path: Path) -> int:
     unknown = catalog.unknown_chapters(chapters)
     if unknown:
         print(unknown, file=sys.stderr)
         return 2
     try:
-        lines = progress(impl, chapters, lang=lang, refresh=refresh, state_path=state_path)
+        lines = progress(run, chapters, refresh=refresh, state_path=state_path)
     except KeyboardInterrupt:
         print(f"\ninterrupted: the chapters graded so far are kept in {state_path}", file=sys.stderr)
         return 130
-    print(render(lines, lang))
+    print(render(lines, run.lang))
     return 1 if any(line.record is None for line in lines) else 0

@@ -19,14 +19,14 @@ import gc
 import signal
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from graders import catalog
-from graders import config as dtlab_config
 from graders.gradebook import Gradebook
-from graders.impl import KIT_ROOT, Impl
+from graders.impl import KIT_ROOT
 from graders.plugin.pytest_plugin import gradebook_of, lend_worlds
 from graders.plugin.run_spec import GradingRun
 from graders.student.watch_changes import content_digest, file_states, snapshot
@@ -53,30 +53,24 @@ class _Run:
 
 
 class Watch:
+    """``run`` is the student's (implementation, profile, language, deadline, backend): every run
+    of the session grades with it, in worlds of its backend and deadline."""
+
     def __init__(
-        self,
-        chapter: str,
-        exercise: str | None = None,
-        *,
-        impl: str = "exercises",
-        lang: str = "en",
-        profile: str | None = None,
-        deadline: float | None = None,
-        poll_s: float = 0.05,
+        self, chapter: str, exercise: str | None = None, *, run: GradingRun, poll_s: float = 0.05
     ) -> None:
         self.chapter = catalog.CHAPTERS[chapter]
         self.exercises = [e for e in self.chapter.exercises if exercise in (None, e.id)]
-        self.impl_spec = impl
-        self.impl = Impl.resolve(impl)
+        self.grading_run = run
+        self.impl = run.impl
         self.dir = self.impl.chapter_dir(chapter)
-        self.lang, self.profile, self.poll_s = lang, profile, poll_s
-        self.deadline = dtlab_config.deadline() if deadline is None else deadline
+        self.lang, self.poll_s = run.lang, poll_s
         self.pool = None
         self.states: dict[str, tuple[int, int, int]] = {}
         self.contents: dict[str, str] = {}
         self.graded: dict[str, str] = {}  # exercise -> fingerprint of the code last graded
         self.broken: dict[str, str] = {}  # file -> why it did not compile, as last said
-        self.book = Gradebook(impl=impl)  # every exercise's latest verdict
+        self.book = Gradebook(impl=self.impl.spec)  # every exercise's latest verdict
 
     # -- the session -------------------------------------------------------------------------
     def run(self) -> int:
@@ -123,7 +117,9 @@ class Watch:
             signal.signal(signal.SIGINT, previous)
         from graders.world.pool import WorldPool
 
-        self.pool = WorldPool(deadline=self.deadline, fork_server=server)
+        self.pool = WorldPool(
+            deadline=self.grading_run.deadline, backend=self.grading_run.backend, fork_server=server
+        )
 
     def close(self) -> None:
         if self.pool is not None:
@@ -211,14 +207,7 @@ class Watch:
         # the kit's modules were imported before this run, so pytest cannot rewrite their assert
         # statements: they have none (its test modules are rewritten on first import)
         quiet = ("-q", "-rN", "-W", "ignore::pytest.PytestAssertRewriteWarning")
-        run = GradingRun(
-            impl=self.impl_spec,
-            chapters=(self.chapter.id,),
-            exercises=tuple(exercises),
-            profile=self.profile or None,
-            lang=self.lang,
-            extra=quiet,
-        )
+        run = replace(self.grading_run, chapters=(self.chapter.id,), exercises=tuple(exercises), extra=quiet)
         return run.pytest_args(KIT_ROOT)
 
     def _keep(self, run: Gradebook, exercises: list[str]) -> None:

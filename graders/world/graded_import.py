@@ -15,29 +15,13 @@ import os
 import random
 import sys
 import types
-from dataclasses import dataclass
 
 import numpy
 import torch
 
+from graders.impl import ImplLocation
+
 PACKAGE = "dtlab_impl"
-
-
-@dataclass(frozen=True)
-class ImplLocation:
-    """Where the graded chapter's files are: ``chapter_dir/<module>.py``; ``builds_on``: the
-    chapters it imports, found next to it when ``chapter_dir`` sits in a folder of chapters."""
-
-    chapter: str
-    chapter_dir: str
-    builds_on: tuple[str, ...] = ()
-
-    @property
-    def graded_root(self) -> str:
-        """The folder whose files are graded code: the chapter's, or the folder of chapters that
-        holds it when it builds on earlier chapters (their code runs as graded code too)."""
-        parent, name = os.path.split(os.path.normpath(self.chapter_dir))
-        return parent if self.builds_on and name == self.chapter else self.chapter_dir
 
 
 class MissingModule(Exception):

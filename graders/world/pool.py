@@ -28,6 +28,7 @@ from graders.errors import (
     StudentError,
     TaskHang,
 )
+from graders.impl import Impl, ImplLocation
 from graders.words.messages import say
 from graders.words.text import Text, each_lang, in_lang, number
 from graders.world import gloo_errors, reports
@@ -46,13 +47,13 @@ LAUNCH_DEADLINE_FACTOR = 2
 OUTCOMES_KEPT = 64
 
 
-def _graded_digest(location: tuple) -> str:
+def _graded_digest(location: ImplLocation) -> str:
     """A digest of the graded ``.py`` files (names and bytes): the chapter's, and those of the
     chapters it builds on."""
-    from graders.world.graded_import import ImplLocation, chapter_folders
+    from graders.world.graded_import import chapter_folders
 
     digest = hashlib.sha256()
-    for chapter, folder in chapter_folders(ImplLocation(*location)).items():
+    for chapter, folder in chapter_folders(location).items():
         for path in sorted(Path(folder).glob("*.py")):
             digest.update(f"{chapter}/{path.name}".encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()
@@ -87,14 +88,16 @@ class WorldPool:
         deadline: float | None = None,
         pg_timeout: float = 30.0,
         fork_server: ForkServer | None = None,
-        backend: str | None = None,
+        backend: str = "auto",
         cluster=None,
     ):
-        """``cluster``: a :class:`graders.world.job.cluster.Cluster` whose ranks make the worlds (a
+        """``deadline``: one task's, in seconds (None: the kit's, :data:`graders.config.DEADLINE_S`);
+        ``backend``: of the worlds (a grading run's, :class:`graders.plugin.run_spec.GradingRun`);
+        ``cluster``: a :class:`graders.world.job.cluster.Cluster` whose ranks make the worlds (a
         torchrun-launched job), instead of ranks forked here."""
-        self.deadline = config.deadline() if deadline is None else deadline
+        self.deadline = config.DEADLINE_S if deadline is None else deadline
         self.pg_timeout = pg_timeout
-        self.backend = backend or config.backend()
+        self.backend = backend
         if self.backend not in BACKENDS:  # refused now, not at the first task
             raise ValueError(f"unknown backend {self.backend!r}: choose one of {', '.join(BACKENDS)}")
         self._gpus: int | None = None
@@ -165,32 +168,32 @@ class WorldPool:
         shutil.rmtree(self.base_dir, ignore_errors=True)
 
     # -- tasks -------------------------------------------------------------------------------
-    def run(self, task, impl, case, *, deadline: float | None = None, seed: int = 0) -> RunResult:
+    def run(self, task, impl: Impl, case, *, deadline: float | None = None, seed: int = 0) -> RunResult:
         """Run grader ``task`` on every rank for ``case`` against implementation ``impl``."""
         spec = spec_of(task)
-        chapter = spec.exercise.split(".")[0]
-        location = impl.location(chapter)
+        location = impl.location(spec.exercise.split(".")[0])
         deadline = (self.deadline if deadline is None else deadline) * spec.deadline_factor
-        message = {"task": spec.ref, "case": case, "location": location, "seed": seed}
+        # the one place the location becomes plain data: the workers make it again from the message
+        message = {"task": spec.ref, "case": case, "location": location.wire(), "seed": seed}
         launched = spec.launcher == "torchrun"
         placement = self.placement(case.world_size, on_this_machine=launched)  # NeedsHardware first
         if launched:
             deadline *= LAUNCH_DEADLINE_FACTOR
-            launch = functools.partial(self._launch, message, spec, deadline, case, placement)
-            return self._reused(message, deadline, launch)
-        if spec.reuse:
-            return self._reused(message, deadline, lambda: self._run_in_pool(message, spec, deadline, case))
-        return self._run_in_pool(message, spec, deadline, case)
+            launch = functools.partial(self._launch, message, location, spec, deadline, case, placement)
+            return self._reused(message, location, deadline, launch)
+        in_pool = functools.partial(self._run_in_pool, message, location, spec, deadline, case)
+        return self._reused(message, location, deadline, in_pool) if spec.reuse else in_pool()
 
-    def _run_in_pool(self, message: dict, spec: TaskSpec, deadline: float, case) -> RunResult:
+    def _run_in_pool(
+        self, message: dict, location: ImplLocation, spec: TaskSpec, deadline: float, case
+    ) -> RunResult:
         world = self.world(case.world_size)
         world.send(message)
         collected = world.collect(deadline, ERROR_GRACE)
         restart = lambda: self.restart(world.size)  # noqa: E731
-        root = _graded_root(message["location"])
-        return self._interpret(world, collected, spec, root, deadline, case, restart)
+        return self._interpret(world, collected, spec, location.graded_root, deadline, case, restart)
 
-    def _reused(self, message: dict, deadline: float, run) -> RunResult:
+    def _reused(self, message: dict, location: ImplLocation, deadline: float, run) -> RunResult:
         """``run()``'s outcome (a result, or the failure raised), kept for the same task, case, seed
         and graded files (their bytes) and given again: for a launched world (a launch costs a
         second or so) and a task declared ``reuse=True`` (a whole training run), whose parts run
@@ -200,7 +203,7 @@ class WorldPool:
             _case_key(message["case"]),
             message["seed"],
             deadline,
-            _graded_digest(message["location"]),
+            _graded_digest(location),
         )
         if key in self._outcomes:
             outcome = self._outcomes[key]
@@ -228,11 +231,17 @@ class WorldPool:
             self._outcomes.pop(next(iter(self._outcomes)))
 
     def _launch(
-        self, message: dict, spec: TaskSpec, deadline: float, case, placement: Placement
+        self,
+        message: dict,
+        location: ImplLocation,
+        spec: TaskSpec,
+        deadline: float,
+        case,
+        placement: Placement,
     ) -> RunResult:
         world = LaunchedWorld(case.world_size, self.fork_server, self.base_dir, placement=placement)
         world.start_task(message)
-        student_dir = _graded_root(message["location"])
+        student_dir = location.graded_root
         try:
             collected = world.collect(deadline, ERROR_GRACE)
             outputs = getattr(case, "launch_outputs", tuple)()
@@ -345,10 +354,3 @@ def _raise_for_python_kept(replies: list[dict], spec: TaskSpec, example: str = "
     )
     hint = say("memory:python kept:hint")
     raise GradingFailure(said, hint, example=example, rank=ranks, subject=spec.exercise)
-
-
-def _graded_root(location: tuple) -> str:
-    """The folder whose files a report shows as graded code (see ``ImplLocation.graded_root``)."""
-    from graders.world.graded_import import ImplLocation
-
-    return ImplLocation(*location).graded_root

@@ -148,13 +148,9 @@ class TaskServer:
 
         from graders.comm import backend_hold
         from graders.errors import TODO_MARKER, BannedCallError
+        from graders.impl import ImplLocation
         from graders.training import python_heap
-        from graders.world.graded_import import (
-            ImplLocation,
-            MissingModule,
-            purge_student_modules,
-            reset_numerics,
-        )
+        from graders.world.graded_import import MissingModule, purge_student_modules, reset_numerics
         from graders.world.task import TaskContext, resolve
 
         started = time.perf_counter()
@@ -167,7 +163,7 @@ class TaskServer:
         self.set_note("")
         reset_numerics(message.get("seed", 0))
         fn = resolve(message["task"])
-        location = ImplLocation(*message["location"])
+        location = ImplLocation.from_wire(message["location"])
         ctx = TaskContext(self, fn.dtlab_task, location)
         sys.stdout, sys.stderr = self.stdout, self.stderr
         reply: dict = {}

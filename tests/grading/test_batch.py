@@ -89,12 +89,12 @@ def test_scores_and_summary(first_run):
 )
 def test_a_stored_result_is_reused_only_under_the_same_verdict_settings(tmp_path, changed):
     """A 0/20 after a 5 s timeout must not come back when the teacher reruns with --timeout 600."""
-    before = Settings("ch2", deadline=3.0, limits=sandbox.Limits(wall_s=600.0))
+    before = Settings.of("ch2", deadline=3.0, limits=sandbox.Limits(wall_s=600.0))
     store = ResultStore(tmp_path, before)
     store.save(StudentResult("erin", Gradebook(), error="timed out", error_kind="timeout", digest="d1"))
     assert ResultStore(tmp_path, before).load("erin", "d1") is not None
     limits = sandbox.Limits(**{"wall_s": 600.0, **changed.get("limits", {})})
-    after = Settings(
+    after = Settings.of(
         "ch2",
         changed.get("profile", "grading"),
         changed.get("deadline", 3.0),
@@ -107,8 +107,9 @@ def test_a_stored_result_is_reused_only_under_the_same_verdict_settings(tmp_path
 def test_the_driver_writes_feedback_in_the_teachers_language(tmp_path):
     from graders.grading.sandboxed_run import pytest_argv
 
-    assert "--lang=vi" in pytest_argv(tmp_path, Settings("ch2", lang="vi"))
-    assert "--lang=en" in pytest_argv(tmp_path, Settings("ch2"))
+    (tmp_path / "impl").mkdir()  # the submission's folder, as prepare() writes it
+    assert "--lang=vi" in pytest_argv(tmp_path, Settings.of("ch2", lang="vi"))
+    assert "--lang=en" in pytest_argv(tmp_path, Settings.of("ch2"))
 
 
 def _cgroups_of(pid):

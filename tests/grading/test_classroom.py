@@ -15,7 +15,7 @@ from graders.authoring import classroom
 from graders.catalog import CHAPTERS
 from graders.errors import Failure, FailureKind
 from graders.gradebook import FAILED, PASSED, Gradebook
-from graders.impl import Impl
+from graders.plugin.run_spec import GradingRun
 from graders.student import part
 
 pytestmark = pytest.mark.graders  # the graders tier: worker worlds, the kit's commands
@@ -119,17 +119,17 @@ def test_the_releases_gitignore_keeps_the_workflow(released, tmp_path):
 def test_a_part_scores_alone_from_the_chapters_kept_gradebook(tmp_path, capsys):
     """Partial credit inside an exercise: each step reads its own part's line of the one gradebook
     kept for the chapter, and a banned call found by one part's test costs every part."""
-    impl = Impl.resolve("solutions")
+    run = GradingRun(impl="solutions", profile="grading").with_defaults()  # as dtlab part builds it
     book = Gradebook(impl="solutions", profile="grading")
     book.record("ch2.broadcast", "result", PASSED)
     book.record("ch2.broadcast", "tree", FAILED, Failure.of(FailureKind.WRONG, "a flat fan-out"))
     book.record("ch2.reduce", "result", PASSED)
     book.record("ch2.reduce", "tree", FAILED, Failure.of(FailureKind.BANNED, "dist.reduce is banned"))
-    kept = part.kept_path(tmp_path, impl, "ch2", "grading")
+    kept = part.kept_path(tmp_path, run, "ch2")
     kept.parent.mkdir(parents=True, exist_ok=True)
     kept.write_text(json.dumps({"chapter": "ch2", "book": book.to_dict(), "error": "", "seconds": 1.0}))
     verdicts = {
-        (exercise, name): part.main(exercise, name, impl=impl, gradebooks=tmp_path)
+        (exercise, name): part.main(exercise, name, run=run, gradebooks=tmp_path)
         for exercise in ("ch2.broadcast", "ch2.reduce")
         for name in ("result", "tree")
     }

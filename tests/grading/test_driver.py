@@ -134,6 +134,7 @@ def test_the_batch_says_why_a_run_is_not_a_whole_grading(run, error, kind):
     from graders.grading.verdict import interpret
 
     report = {"report": Gradebook().to_dict(), "run": run}
-    result = interpret(Staged("ann", {}), Settings("ch2"), [report, {"status": {"exit": 0}}], False, [], "")
+    messages = [report, {"status": {"exit": 0}}]
+    result = interpret(Staged("ann", {}), Settings.of("ch2"), messages, False, [], "")
     assert error in result.error and result.error_kind == kind
     assert result.book.total == (0, 20)

@@ -10,8 +10,8 @@ import pytest
 
 from graders import catalog
 from graders.gradebook import Gradebook
-from graders.impl import Impl
 from graders.misconceptions import mutants, shipped
+from graders.plugin.run_spec import GradingRun
 from graders.student import chapter_run, check
 
 pytestmark = pytest.mark.graders  # the graders tier: worker worlds, the kit's commands
@@ -35,7 +35,7 @@ def graded(tmp_path_factory):
             path = folder / "ch2" / edit.file
             path.write_text(mutants.apply(path.read_text(), edit))
     exercises = tuple(m.exercise for m in chosen)
-    run = chapter_run.grade(Impl.resolve(folder / "ch2"), "ch2", exercises=exercises)
+    run = chapter_run.grade(GradingRun(impl=folder / "ch2").with_defaults(), "ch2", exercises=exercises)
     return {m.name: m for m in chosen}, Gradebook.from_dict(run.book)
 
 

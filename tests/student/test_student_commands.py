@@ -13,6 +13,7 @@ import json
 import shutil
 import subprocess
 import sys
+from dataclasses import replace
 
 import pytest
 
@@ -20,11 +21,18 @@ from graders.catalog import CHAPTERS
 from graders.errors import Failure
 from graders.gradebook import FAILED, PASSED, Gradebook
 from graders.impl import Impl
+from graders.plugin.run_spec import GradingRun
 from graders.student import chapter_run as runner
 from graders.student import check, progress
 from graders.student.state import ProgressState
 
 pytestmark = pytest.mark.graders  # the graders tier: worker worlds, the kit's commands
+
+
+def student_run(impl):
+    """The run ``dtlab progress`` and ``dtlab check`` build: ``impl``, the student profile, and the
+    environment's defaults for the rest."""
+    return GradingRun(impl=impl, profile="student").with_defaults()
 
 
 def _copy_chapter(source, target):
@@ -43,11 +51,11 @@ class Counted:
         self.fake = fake
         self.real = runner.grade_together
 
-    def __call__(self, impl, chapters, **options):
+    def __call__(self, run, chapters, **options):
         self.graded += chapters
         if self.fake is not None:
-            return [self.fake(impl, chapter, **options) for chapter in chapters]
-        return self.real(impl, chapters, **options)
+            return [self.fake(run, chapter, **options) for chapter in chapters]
+        return self.real(run, chapters, **options)
 
 
 @pytest.fixture(scope="module")
@@ -60,11 +68,11 @@ def course(kit_root, tmp_path_factory):
     impl, state = Impl.resolve(root / "impl"), root / "progress.json"
     checked = io.StringIO()
     with contextlib.redirect_stdout(checked), contextlib.redirect_stderr(io.StringIO()):
-        check_rc = check.main("ch2", None, impl=impl, state_path=state)
+        check_rc = check.main("ch2", None, run=student_run(impl), state_path=state)
     counted, log = Counted(), io.StringIO()
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(runner, "grade_together", counted)
-        lines = progress.progress(impl, ["ch2", "ch7"], state_path=state, log=log)
+        lines = progress.progress(student_run(impl), ["ch2", "ch7"], state_path=state, log=log)
     return {
         "root": root,
         "impl": impl,
@@ -99,7 +107,9 @@ def test_progress_marks_a_solved_chapter_and_counts_stubs_as_not_started(course)
 def test_nothing_changed_grades_nothing(course, monkeypatch):
     counted = Counted(fake=lambda *a, **k: pytest.fail("graded although nothing changed"))
     monkeypatch.setattr(runner, "grade_together", counted)
-    lines = progress.progress(course["impl"], ["ch2", "ch7"], state_path=course["state"], log=io.StringIO())
+    lines = progress.progress(
+        student_run(course["impl"]), ["ch2", "ch7"], state_path=course["state"], log=io.StringIO()
+    )
     assert counted.graded == []
     assert progress.render(lines).count("✓") == 1
 
@@ -121,10 +131,10 @@ def test_nothing_changed_imports_neither_torch_nor_pytest(course):
 def _canned(statuses):
     """A fake grading run: every exercise of the chapter with the given status (points if passed)."""
 
-    def grade(impl, chapter, **options):
+    def grade(run, chapter, **options):
         from graders import catalog
 
-        book = Gradebook(impl=impl.label)
+        book = Gradebook(impl=run.impl.label)
         for entry in catalog.CHAPTERS[chapter].exercises:
             for part in entry.parts:
                 book.record(entry.id, part, statuses.get(entry.id, PASSED))
@@ -141,14 +151,16 @@ def test_a_changed_file_regrades_only_its_chapter(course, monkeypatch):
     try:
         bubble.write_text(original + "\n# started on the bubble\n")
         lines = progress.progress(
-            course["impl"], ["ch2", "ch7"], state_path=course["state"], log=io.StringIO()
+            student_run(course["impl"]), ["ch2", "ch7"], state_path=course["state"], log=io.StringIO()
         )
         assert counted.graded == ["ch7"]
         ch7 = next(line for line in lines if line.chapter == "ch7").record.exercises
         # the fake passed everything it graded: the bubble's exercise; the other files are stubs
         assert ch7["ch7.bubble_fraction"].status == PASSED
         assert {e for e, mark in ch7.items() if mark.status != PASSED} == set(ch7) - {"ch7.bubble_fraction"}
-        progress.progress(course["impl"], ["ch2", "ch7"], state_path=course["state"], log=io.StringIO())
+        progress.progress(
+            student_run(course["impl"]), ["ch2", "ch7"], state_path=course["state"], log=io.StringIO()
+        )
         assert counted.graded == ["ch7"], "stored: the same files are not graded twice"
     finally:
         bubble.write_text(original)
@@ -159,7 +171,9 @@ def test_refresh_regrades_everything(tmp_path, monkeypatch):
     counted = Counted(fake=_canned({}))
     monkeypatch.setattr(runner, "grade_together", counted)
     for refresh in (False, False, True):
-        progress.progress(impl, ["ch2", "ch7"], refresh=refresh, state_path=state, log=io.StringIO())
+        progress.progress(
+            student_run(impl), ["ch2", "ch7"], refresh=refresh, state_path=state, log=io.StringIO()
+        )
     assert sorted(counted.graded) == ["ch2", "ch2", "ch7", "ch7"]
 
 
@@ -167,7 +181,7 @@ def test_untouched_stubs_are_not_started_without_grading(tmp_path, monkeypatch):
     counted = Counted(fake=lambda *a, **k: pytest.fail("a stub file was graded"))
     monkeypatch.setattr(runner, "grade_together", counted)
     lines = progress.progress(
-        Impl.resolve("exercises"), None, state_path=tmp_path / "p.json", log=io.StringIO()
+        student_run(Impl.resolve("exercises")), None, state_path=tmp_path / "p.json", log=io.StringIO()
     )
     assert counted.graded == []
     assert all(mark.status == "not started" for line in lines for mark in line.record.exercises.values())
@@ -205,7 +219,7 @@ def test_a_corrupt_state_file_is_replaced(tmp_path, monkeypatch, junk):
     counted = Counted(fake=_canned({"ch7.bubble_fraction": FAILED}))
     monkeypatch.setattr(runner, "grade_together", counted)
     log = io.StringIO()
-    lines = progress.progress(Impl.resolve("solutions"), ["ch7"], state_path=state, log=log)
+    lines = progress.progress(student_run(Impl.resolve("solutions")), ["ch7"], state_path=state, log=log)
     assert counted.graded == ["ch7"]
     assert "could not be used and was replaced" in log.getvalue()
     assert (
@@ -222,7 +236,7 @@ def test_a_chapter_whose_grading_breaks_is_an_error_row_and_is_not_stored(tmp_pa
     (kit / "exercises" / "ch7" / "test_broken.py").write_text("import no_such_module_for_dtlab\n")
     state = tmp_path / "progress.json"
     lines = progress.progress(
-        Impl.resolve("exercises"), ["ch7"], state_path=state, kit_root=kit, log=io.StringIO()
+        student_run(Impl.resolve("exercises")), ["ch7"], state_path=state, kit_root=kit, log=io.StringIO()
     )
     table = progress.render(lines)
     assert "ch7  Pipeline parallelism" in table and "grading error: pytest exited with status 2" in table
@@ -234,7 +248,7 @@ def test_a_chapter_whose_grading_breaks_is_an_error_row_and_is_not_stored(tmp_pa
 def test_check_explains_a_failing_part_without_a_traceback(kit_root, tmp_path, capsys):
     impl = Impl.resolve(kit_root / "fixtures" / "submissions" / "ch2" / "bob")
     state = tmp_path / "progress.json"
-    rc = check.main("ch2", "ring_reduce_scatter", impl=impl, state_path=state)
+    rc = check.main("ch2", "ring_reduce_scatter", run=student_run(impl), state_path=state)
     out = capsys.readouterr().out
     assert rc == 1, out
     assert "✗ ch2.ring_reduce_scatter [result, ring] (0/3): wrong result · rank 1" in out
@@ -253,7 +267,7 @@ def test_check_explains_a_failing_part_without_a_traceback(kit_root, tmp_path, c
 @pytest.mark.parametrize("target", [("ch2", "ring_allreduce"), ("ch2", "ch4.ddp"), ("ch2.nope", None)])
 def test_an_unknown_exercise_lists_the_chapters_exercises(target, capsys, monkeypatch):
     monkeypatch.setattr(runner, "grade", lambda *a, **k: pytest.fail("graded an unknown exercise"))
-    rc = check.main(*target, impl=Impl.resolve("exercises"))
+    rc = check.main(*target, run=student_run(Impl.resolve("exercises")))
     err = capsys.readouterr().err
     assert rc == 2
     assert "ch2 has no exercise" in err and "ring_all_reduce, all_to_all" in err
@@ -336,7 +350,7 @@ def test_the_key_follows_what_decides_a_grade(tmp_path):
         (kit / name).write_text("x = 1\n")
     (impl / "ch7").mkdir(parents=True)
     (impl / "ch7" / "bubble.py").write_text("def bubble_fraction(): ...\n")
-    student = Impl.resolve(impl)
+    student = student_run(impl)
     key = chapter_key(student, "ch7", kit)
     assert chapter_key(student, "ch7", kit) == key
     for name, decides in files.items():
@@ -346,6 +360,15 @@ def test_the_key_follows_what_decides_a_grade(tmp_path):
     (impl / "ch7" / "helpers.py").write_text("")
     assert chapter_key(student, "ch7", kit) != key, "a new file beside the graded module"
     assert chapter_key(student, "ch2", kit) != chapter_key(student, "ch7", kit)
+    # the run's settings, as it says them (never the environment's): its backend, deadline, profile
+    said = [
+        {"backend": "gloo"},
+        {"backend": "nccl"},
+        {"deadline": 2.5},
+        {"deadline": 3.5},
+        {"profile": "grading"},
+    ]
+    assert len({chapter_key(replace(student, **changed), "ch7", kit) for changed in said}) == len(said)
 
 
 def test_explain_adds_the_recap_and_a_hintless_failure_gets_the_first_graded_hint():
@@ -382,8 +405,11 @@ def test_next_points_at_the_chapter_with_a_failure_before_one_not_started(tmp_pa
 
     ch1 = {e.id: NOT_STARTED for e in catalog.CHAPTERS["ch1"].exercises}
     canned = {"ch1": _canned(ch1), "ch2": _canned({"ch2.broadcast": FAILED})}
-    monkeypatch.setattr(runner, "grade_together", Counted(lambda impl, c, **o: canned[c](impl, c, **o)))
+    monkeypatch.setattr(runner, "grade_together", Counted(lambda run, c, **o: canned[c](run, c, **o)))
     lines = progress.progress(
-        Impl.resolve("solutions"), ["ch1", "ch2"], state_path=tmp_path / "p.json", log=io.StringIO()
+        student_run(Impl.resolve("solutions")),
+        ["ch1", "ch2"],
+        state_path=tmp_path / "p.json",
+        log=io.StringIO(),
     )
     assert progress.render(lines).splitlines()[-1] == "next: dtlab check ch2"

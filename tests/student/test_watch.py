@@ -15,6 +15,7 @@ import time
 import pytest
 
 from graders.catalog import Exercise
+from graders.plugin.run_spec import GradingRun
 from graders.student.watch_changes import snapshot
 
 pytestmark = pytest.mark.graders  # the graders tier: worker worlds, the kit's commands
@@ -285,7 +286,7 @@ def test_a_file_saved_in_place_is_read_once_it_is_written_not_while_it_is_empty(
 
     path = tmp_path / "collectives.py"
     path.write_text("x = 1\n")
-    watch = Watch("ch2", impl=str(tmp_path))
+    watch = Watch("ch2", run=GradingRun(impl=tmp_path).with_defaults())
     watch.states = file_states(tmp_path)
     path.write_text("")  # an editor truncates the file, then writes it
     writer = threading.Timer(0.3, path.write_text, args=("x = 2\n",))

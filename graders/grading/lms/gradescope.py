@@ -153,7 +153,7 @@ def _grade(submission: Path, source: Path) -> dict:
     limits = sandbox.Limits(wall_s=dtlab_config.gradescope_wall_s())
     grader = LocalGrader(jobs=1)
     try:
-        result = grader.grade(staged, Settings(chapter, profile, limits=limits, kit_root=str(kit)))
+        result = grader.grade(staged, Settings.of(chapter, profile, limits=limits, kit_root=str(kit)))
     finally:
         grader.close()
     return outputs.gradescope_results(result, chapter)

@@ -51,7 +51,7 @@ class ChapterGrader:
                 warnings.simplefilter("ignore")
                 grader = LocalGrader(jobs=1)
                 try:
-                    self.result = grader.grade(staged, Settings(self.chapter, self.profile))
+                    self.result = grader.grade(staged, Settings.of(self.chapter, self.profile))
                 finally:
                     grader.close()
         return self.result
