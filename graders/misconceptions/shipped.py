@@ -84,7 +84,7 @@ class Misconception:
         description = self.description.get(lang) or self.description["en"]
         hint = self.hint.get(lang) or self.hint["en"]
         if lang == "vi":
-            return f"{function} của bạn hoạt động giống một cài đặt mà {description}. Gợi ý: {hint}"
+            return f"{function} của bạn chạy như thể nó {description}. Gợi ý: {hint}"
         return f"Your {function} behaves like one that {description}. Hint: {hint}"
 
 

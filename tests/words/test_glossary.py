@@ -3,7 +3,8 @@
 Every term says its English and its Vietnamese once; a term the lecturer's table of contents
 names (``toc = true``) is rendered as the lecturer writes it; and the renderings use the modern
 tone-mark placement (hóa, lũy, khóa, not hoá, luỹ, khoá). Every Vietnamese text the kit ships (the
-catalogues' ``msgstr``, the chapters' ``README.vi.md``, ``docs/vi/``) follows it: no rendering a
+catalogues' ``msgstr``, the mutants' descriptions and hints, the chapters' ``README.vi.md``,
+``docs/vi/``) follows it: no rendering a
 term's ``avoid`` names, no old tone mark, outside code, placeholders and link targets.
 """
 
@@ -61,6 +62,11 @@ def _vietnamese_texts() -> dict[str, str]:
                 for n, text in enumerate(s for s in strings if s):
                     where = f"{path.relative_to(KIT_ROOT)}: {message.id!r:.60}"
                     texts[where + (f" [{n}]" if n else "")] = text
+    for path in sorted(KIT_ROOT.glob("fixtures/mutants/*.toml")):  # the misconceptions' words
+        for mutant in tomllib.loads(path.read_text(encoding="utf-8")).get("mutant", []):
+            for field in ("description_vi", "hint_vi"):
+                if mutant.get(field):
+                    texts[f"{path.relative_to(KIT_ROOT)}: {mutant['name']}.{field}"] = mutant[field]
     for path in [*KIT_ROOT.glob("exercises/*/README.vi.md"), *KIT_ROOT.glob("docs/vi/*.md")]:
         texts[str(path.relative_to(KIT_ROOT))] = path.read_text(encoding="utf-8")
     return {where: NOT_PROSE.sub(" ", " ".join(text.split())) for where, text in texts.items()}
@@ -69,7 +75,7 @@ def _vietnamese_texts() -> dict[str, str]:
 def test_every_vietnamese_text_says_each_term_the_glossarys_way():
     avoided = [(t["en"], re.compile(p, re.I)) for t in _terms() for p in t.get("avoid", ())]
     texts = _vietnamese_texts()
-    assert len(texts) > 1000
+    assert len(texts) > 1800
     found = [
         f"{where}: {pattern.pattern!r} ({en}) in …{text[max(0, m.start() - 30) : m.end() + 30]}…"
         for where, text in texts.items()
