@@ -54,7 +54,8 @@ def prepare(staged: Staged, settings: Settings, base: Path) -> Path:
 def pytest_argv(workdir: Path, settings: Settings) -> list[str]:
     sandboxed = (
         *(f"--rootdir={workdir}", "-c", str(workdir / "suite" / "pytest.ini"), "--import-mode=importlib"),
-        *("-p", "graders.plugin.pytest_plugin", "-p", "_hypothesis_pytestplugin", "-q"),
+        *("-p", "graders.plugin.pytest_plugin", "-p", "graders.misconceptions.pytest_hooks"),
+        *("-p", "_hypothesis_pytestplugin", "-q"),
         "--tb=native",  # the kit writes its own feedback; pytest's source-parsing traceback costs seconds
         *("-W", "ignore::pytest.PytestAssertRewriteWarning"),
     )

@@ -22,6 +22,7 @@ from pathlib import Path
 from graders.errors import classify
 from graders.gradebook import FAILED
 from graders.plugin.chapter_tests import exercise_tests
+from graders.world.case_digest import case_key
 
 #: the examples each test draws beyond its explicit ones
 GENERATED_EXAMPLES = 3
@@ -167,16 +168,6 @@ class _Recorder:
             raise
         self.records.setdefault(key, {"values": plain(result.values), "traffic": traffic(result.traces)})
         return result
-
-
-def case_key(task, case) -> str:
-    """The same for the same task and case in every process: a digest of the case's fields and
-    its tensors' bytes (a pickle of a tensor differs from process to process, a repr may leave
-    fields out)."""
-    from graders.world.case_digest import case_digest  # torch: in a grading run only
-    from graders.world.task import spec_of
-
-    return f"{spec_of(task).ref}:{case_digest(case)}"
 
 
 def plain(value):

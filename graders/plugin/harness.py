@@ -13,9 +13,9 @@ from collections import defaultdict
 from graders.comm.static_scan import BYPASS, MEMORY, REVIEW, scan_file
 from graders.errors import BannedCall, IntegrityFailure, NotStarted, SubmissionError, classify
 from graders.impl import Impl
-from graders.misconceptions.battery import case_key
 from graders.words.messages import say
 from graders.world.backend import NeedsHardware
+from graders.world.case_digest import case_key
 from graders.world.pool import RunResult, WorldPool
 from graders.world.task import TaskSpec, spec_of
 

@@ -23,7 +23,6 @@ from graders import config as dtlab_config
 from graders.errors import Failure, FailureKind, NotStarted, record_of, render
 from graders.gradebook import FAILED, NOT_RUN, NOT_STARTED, PASSED, Gradebook
 from graders.impl import Impl
-from graders.misconceptions import battery, student_view
 from graders.plugin.marker import MARKER
 from graders.plugin.options import build_run, names_misconceptions, no_world_here
 from graders.plugin.run_spec import GradingRun
@@ -38,7 +37,6 @@ _POOL = pytest.StashKey[object]()
 _FORK_SERVER = pytest.StashKey[object]()
 _PNGS = pytest.StashKey[list]()
 _LENT = pytest.StashKey[bool]()
-_BATTERY = pytest.StashKey[dict]()  # chapter -> the diagnostic battery's tests (--dtlab-diagnose)
 _NARROWED = pytest.StashKey[bool]()  # graded tests were left out of this run
 
 
@@ -62,6 +60,12 @@ def _profile_in(args: list[str]) -> str | None:
         if arg == "--hypothesis-profile" and i + 1 < len(args):
             return args[i + 1]
     return None
+
+
+def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
+    from graders.plugin import hookspecs
+
+    pluginmanager.add_hookspecs(hookspecs)
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -268,9 +272,9 @@ def pytest_pyfunc_call(pyfuncitem: pytest.Function):
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_finish(session: pytest.Session) -> None:
-    """With ``--dtlab-diagnose``: the battery's tests, loaded before a sandboxed run removes them."""
-    if run_of(session.config).diagnose:
-        session.config.stash[_BATTERY] = battery.tests_of_session(session.items)
+    """The wings that join the run (:mod:`graders.plugin.hookspecs`) see its tests, before a
+    sandboxed run removes them."""
+    session.config.hook.pytest_dtlab_collected(session=session, run=run_of(session.config))
 
 
 @pytest.hookimpl(wrapper=True)
@@ -376,8 +380,7 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config)
     if harness is not None:
         book.integrity = {k: sorted(v) for k, v in harness.integrity.items()}
         if run.diagnose or names_misconceptions(config, run):
-            diagnosed = config.stash.get(_BATTERY, {}) if run.diagnose else None
-            student_view.after_grading(book, harness, run.impl, diagnosed)
+            config.hook.pytest_dtlab_graded(book=book, harness=harness, run=run, config=config)
     table = book.render(run.lang)
     if table:
         terminalreporter.section(f"dtlab · {book.impl} · profile {book.profile}")

@@ -8,6 +8,14 @@ import dataclasses
 import hashlib
 
 
+def case_key(task, case) -> str:
+    """The key of ``task`` run on ``case``, the same in every process (the diagnostic battery's,
+    and the harness's record of what grading saw fail)."""
+    from graders.world.task import spec_of  # torch: in a grading run only
+
+    return f"{spec_of(task).ref}:{case_digest(case)}"
+
+
 def case_digest(case) -> str:
     digest = hashlib.sha256()
     _feed(case, digest)

@@ -165,15 +165,16 @@ def test_batch_feedback_links_the_figures(tmp_path):
 
 
 @pytest.mark.skipif(not figures.matplotlib_available(), reason="matplotlib is not installed")
-def test_the_plugin_draws_a_failures_figures_beside_the_report(tmp_path):
+def test_the_plugin_draws_a_failures_figures_beside_the_report(tmp_path, monkeypatch):
     """What the pytest plugin does for a failed part when --dtlab-report is given."""
     with pytest.raises(GradingFailure) as info:
         checks.simulated(DEADLOCK, cases.ScheduleCase(2, 2))
-    config = SimpleNamespace(getoption=lambda name: str(tmp_path / "out/report.json"))
+    monkeypatch.setattr(pytest_plugin, "run_of", lambda config: config)  # the run: its report only
+    config = SimpleNamespace(report=tmp_path / "out/report.json")
     written = pytest_plugin._draw_figures(config, info, "ch7.gpipe_schedule", "valid")
     assert written == ["figures/ch7.gpipe_schedule.valid-timeline.png"]
     assert (tmp_path / "out" / written[0]).read_bytes()[:4] == b"\x89PNG"
-    no_report = SimpleNamespace(getoption=lambda name: None)
+    no_report = SimpleNamespace(report=None)
     assert pytest_plugin._draw_figures(no_report, info, "ch7.gpipe_schedule", "valid") == []
 
 

@@ -1,7 +1,7 @@
 """The architecture holds: wings by job, imports that only run downward, no circles, every dynamic
 import declared, and no module past one job.
 
-    cli → student → grading → authoring → plugin / misconceptions → chapters → world / comm / training
+    cli → student → grading → authoring → misconceptions → plugin → chapters → world / comm / training
     → the facts
 
 A chapter may use the world, the recorder and the training helpers; the world never reaches up
@@ -22,7 +22,9 @@ LAYERS = (
     ("facts", ("catalog", "impl", "config", "errors", "gradebook", "proc", "infra", "words", "judge")),
     ("mechanics", ("world", "comm", "training")),
     ("chapters", ("chapters",)),
-    ("plugin", ("plugin", "misconceptions")),  # the plugin names misconceptions; the battery runs its tests
+    ("plugin", ("plugin",)),
+    # the battery runs the plugin's tests; the plugin's run reaches it through its hooks (hookspecs)
+    ("misconceptions", ("misconceptions",)),
     ("authoring", ("authoring",)),
     ("grading", ("grading",)),
     ("student", ("student",)),  # dtlab progress / check / watch
