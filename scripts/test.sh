@@ -22,12 +22,12 @@ HEAVY="many_submissions or slow"
 FAST=(tests -m "not (graders or $HEAVY)")
 GRADERS=(tests exercises hidden -m "graders and not ($HEAVY)")
 HEAVY_TIER=(tests -m "$HEAVY")
-#: the first lane: the submissions graded by the hundred (mutants, red team) and the coverage of
-#: the strategies' draws (a graders-tier file, moved here to balance the lanes)
+#: the lanes, each about as long as the others: the submissions graded by the hundred (mutants,
+#: red team), then the heavy tier's torchrun jobs; the rest of the heavy tier, then the coverage of
+#: the strategies' draws (a graders-tier file); the fast tier, then the rest of the graders tier
 MANY=(tests/chapters/test_mutants.py tests/chapters/test_cheats.py)
-COVERAGE=tests/chapters/test_coverage.py
-#: the heavy tier's torchrun jobs, which the second lane runs last
 TORCHRUN=tests/world/test_torchrun_mode.py
+COVERAGE=tests/chapters/test_coverage.py
 
 tier=all
 case "${1:-}" in
@@ -47,13 +47,13 @@ lane() { # lane NAME COMMAND...: one session, its output kept in $logs/NAME.log
 }
 {
 	lane many "${PYTEST[@]}" "${MANY[@]}" -m "$HEAVY" "$@" && a=0 || a=$?
-	lane coverage "${PYTEST[@]}" "$COVERAGE" "$@" && b=0 || b=$?
+	lane torchrun "${PYTEST[@]}" "$TORCHRUN" -m "$HEAVY" "$@" && b=0 || b=$?
 	exit $((a || b))
 } &
 first=$!
 {
 	lane heavy "${PYTEST[@]}" "${HEAVY_TIER[@]}" --ignore "${MANY[0]}" --ignore "${MANY[1]}" --ignore "$TORCHRUN" "$@" && a=0 || a=$?
-	lane torchrun "${PYTEST[@]}" "$TORCHRUN" -m "$HEAVY" "$@" && b=0 || b=$?
+	lane coverage "${PYTEST[@]}" "$COVERAGE" "$@" && b=0 || b=$?
 	exit $((a || b))
 } &
 second=$!
@@ -74,9 +74,9 @@ show() { # show NAME TITLE
 	cat "$logs/$1.log"
 }
 show many "mutants and red team (tests -m '$HEAVY': ${MANY[*]})"
-show coverage "the strategies' coverage ($COVERAGE)"
-show heavy "the rest of the heavy tier: batches, copies of the kit, nbgrader, Classroom (-m '$HEAVY')"
 show torchrun "the heavy tier's torchrun jobs ($TORCHRUN)"
+show heavy "the rest of the heavy tier: batches, copies of the kit, nbgrader, Classroom (-m '$HEAVY')"
+show coverage "the strategies' coverage ($COVERAGE)"
 show fast "the fast tier: the kit's own tests without worker worlds (tests -m 'not (graders or $HEAVY)')"
 show graders "the graders tier: every chapter's graders, and the kit's tests with worlds (-m 'graders and not ($HEAVY)')"
 exit "$status"
