@@ -9,6 +9,7 @@ from pathlib import Path
 
 from graders import config
 from graders.impl import find_workspace
+from graders.words.vocabulary import t
 
 
 def _init(args: argparse.Namespace) -> int:
@@ -20,9 +21,12 @@ def _init(args: argparse.Namespace) -> int:
         print(f"dtlab init: {exc}", file=sys.stderr)
         return 2
     chapters = sorted({rel.split("/")[1] for rel in report.new_stubs}, key=lambda c: int(c[2:]))
-    print(f"dtlab {report.version}: a workspace in {report.folder}, chapters {', '.join(chapters)}")
-    readme = "README.vi.md" if config.lang() == "vi" else "README.md"  # each chapter has both
-    print(f"next: cd {args.folder} && pytest exercises/{chapters[0] if chapters else 'ch1'}  ({readme})")
+    lang = config.lang()
+    made = t("init:made", lang, version=report.version, folder=report.folder, chapters=", ".join(chapters))
+    print(made)
+    readme = "README.vi.md" if lang == "vi" else "README.md"  # each chapter has both
+    first = chapters[0] if chapters else "ch1"
+    print(t("init:next", lang, folder=args.folder, chapter=first, readme=readme))
     return 0
 
 

@@ -14,6 +14,7 @@ import tomllib
 import pytest
 from babel.messages import pofile
 
+from graders.catalog import CHAPTERS
 from graders.impl import KIT_ROOT
 
 GLOSSARY = KIT_ROOT / "graders" / "words" / "glossary.toml"
@@ -62,6 +63,8 @@ def _vietnamese_texts() -> dict[str, str]:
                 for n, text in enumerate(s for s in strings if s):
                     where = f"{path.relative_to(KIT_ROOT)}: {message.id!r:.60}"
                     texts[where + (f" [{n}]" if n else "")] = text
+    for chapter in CHAPTERS.values():  # the chapters' titles, as progress shows them
+        texts[f"{chapter.id}: title_vi"] = chapter.title_vi
     for path in sorted(KIT_ROOT.glob("fixtures/mutants/*.toml")):  # the misconceptions' words
         for mutant in tomllib.loads(path.read_text(encoding="utf-8")).get("mutant", []):
             for field in ("description_vi", "hint_vi"):

@@ -9,7 +9,7 @@ from graders.catalog.entries import Chapter, exercises_of
 CHAPTER = Chapter(
     "ch8",
     "Mixed precision and memory",
-    "Mixed precision, tích lũy gradient, activation checkpointing",
+    "Mixed precision, gradient accumulation, Activation Checkpointing",
     (
         *exercises_of(
             "ch8",
