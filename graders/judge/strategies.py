@@ -7,6 +7,7 @@ from a drawn seed in the driver, so a reproduction line pins the exact data too.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 
@@ -36,9 +37,26 @@ ALL_DTYPES = ("float32", "float64", "int64")
 ONE_RANK, WHOLE_WORLD, SUBGROUP = "one rank", "whole world", "subgroup"
 
 
+def worlds(*, sizes: Sequence[int] = (1, 2, 3, 4), min_members: int = 1, subgroups: bool = True):
+    """The strategy of :func:`_worlds`, made once for the same arguments: a chapter's strategy
+    asks for it at every draw, and hypothesis validates every strategy object it is given anew."""
+    return _worlds_of(tuple(sizes), min_members, subgroups)
+
+
+@functools.cache
+def _worlds_of(sizes: tuple[int, ...], min_members: int, subgroups: bool):
+    return _worlds(sizes=sizes, min_members=min_members, subgroups=subgroups)
+
+
+@functools.cache
+def _sampled(values: tuple):
+    """``st.sampled_from(values)``, one object for the same values (a list is made anew each time)."""
+    return st.sampled_from(values)
+
+
 @st.composite
-def worlds(
-    draw, *, sizes: Sequence[int] = (1, 2, 3, 4), min_members: int = 1, subgroups: bool = True
+def _worlds(
+    draw, *, sizes: tuple[int, ...], min_members: int, subgroups: bool
 ) -> tuple[int, tuple[int, ...] | None]:
     """``(world_size, group)`` for a call that takes ``group=``, drawn to reach the bugs.
 
@@ -56,22 +74,27 @@ def worlds(
     kinds += [WHOLE_WORLD, WHOLE_WORLD] if any(n >= max(2, min_members) for n in sizes) else []
     if subgroups and any(n >= max(3, min_members + 1) for n in sizes):
         kinds += [SUBGROUP]
-    kind = draw(st.sampled_from(kinds))
+    kind = draw(_sampled(tuple(kinds)))
     if kind == ONE_RANK:
         return 1, None
     if kind == WHOLE_WORLD:
-        world_size = draw(st.sampled_from([n for n in sizes if n >= max(2, min_members)]))
-        explicit = draw(st.sampled_from((False, False, False, True)))  # a group object for the world
+        world_size = draw(_sampled(tuple(n for n in sizes if n >= max(2, min_members))))
+        explicit = draw(_sampled((False, False, False, True)))  # a group object for the world
         return world_size, tuple(range(world_size)) if explicit else None
-    world_size = draw(st.sampled_from([n for n in sizes if n >= max(3, min_members + 1)]))
+    world_size = draw(_sampled(tuple(n for n in sizes if n >= max(3, min_members + 1))))
     size = draw(st.integers(max(2, min_members), world_size - 1))
     return world_size, tuple(sorted(draw(st.permutations(range(world_size)))[:size]))
 
 
-@st.composite
-def shapes(draw, min_dims: int = 1, max_dims: int = 3, max_numel: int = 3000) -> tuple[int, ...]:
+@functools.cache
+def shapes(min_dims: int = 1, max_dims: int = 3, max_numel: int = 3000):
     """Shapes with tiny, uneven and (now and then) a few thousand elements; about one in eight
-    has a 0-sized dimension."""
+    has a 0-sized dimension (one strategy object for the same arguments, as :func:`worlds`)."""
+    return _shapes(min_dims, max_dims, max_numel)
+
+
+@st.composite
+def _shapes(draw, min_dims: int, max_dims: int, max_numel: int) -> tuple[int, ...]:
     ndim = draw(st.integers(min_dims, max_dims))
     if ndim == 1 and draw(st.integers(0, 4)) == 0:
         return (draw(st.integers(1, max_numel)),)
