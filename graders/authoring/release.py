@@ -32,6 +32,7 @@ INCLUDE = (
     "docs/how-it-works.md",
     "docs/environment.md",
     "docs/gpus.md",
+    "docs/measured.md",  # the numbers the students' pages quote
     "docs/vi/students.md",
     "docs/vi/how-it-works.md",
     "docs/vi/gpus.md",

@@ -249,3 +249,18 @@ def test_the_autograder_says_what_failed_when_it_cannot_grade(autograder_zip, tm
     results, _ = run_autograder(root)
     assert results["score"] == 0.0 and results["tests"] == []
     assert "no graders for ch2" in results["output"]
+
+
+def test_every_link_of_the_releases_pages_leads_inside_the_release(released):
+    """A page the release ships links only to what the release ships (its README, the chapters'
+    READMEs and the students' docs, in both languages)."""
+    broken = []
+    for page in sorted(released.rglob("*.md")):
+        text = re.sub(r"```.*?```", "", page.read_text(encoding="utf-8"), flags=re.S)
+        for target in re.findall(r"\]\(([^)\s]+)\)", text):
+            path = target.split("#", 1)[0]
+            if not path or re.match(r"[a-z]+:", path):  # an anchor of the same page, or a URL
+                continue
+            if not (page.parent / path).exists():
+                broken.append(f"{page.relative_to(released)} → {target}")
+    assert not broken, broken
