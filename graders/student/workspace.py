@@ -4,10 +4,12 @@ one without touching the student's modules.
 A workspace holds what the kit gives a student (:mod:`graders.authoring.workspace_files`):
 ``exercises/chN/`` (the stubs, the public tests, the chapter's README), ``exercises/pristine.json``
 (the stubs' digests: ``dtlab progress`` says "not started" for a file still equal to its stub) and
-README.md; and three files of its own: ``pytest.ini`` (the kit's pytest settings), ``.gitignore``,
-and :data:`~graders.impl.WORKSPACE_MARKER`, which says which kit version wrote it and which files
-the kit owns there. Every ``pytest`` and ``dtlab`` command run inside the folder grades its
-``exercises/`` (:data:`graders.impl.KIT_ROOT`), as in the kit's repository.
+README.md; and four files of its own: ``pytest.ini`` (the kit's pytest settings), ``conftest.py``
+(a guard: a ``pytest`` that cannot import the kit stops with the command to run instead of a bare
+``ModuleNotFoundError``), ``.gitignore``, and :data:`~graders.impl.WORKSPACE_MARKER`, which says
+which kit version wrote it and which files the kit owns there. Every ``pytest`` and ``dtlab``
+command run inside the folder grades its ``exercises/`` (:data:`graders.impl.KIT_ROOT`), as in the
+kit's repository.
 
 :func:`upgrade` rewrites what the kit owns (tests, READMEs, the manifest, ``pytest.ini``), removes
 the old version's files the new one no longer ships, and for each stub module of the new kit:
@@ -22,6 +24,7 @@ the old version's files the new one no longer ships, and for each stub module of
 from __future__ import annotations
 
 import json
+import sys
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -41,6 +44,9 @@ PYTEST_INI = (
     "testpaths = exercises\n"
 )
 GITIGNORE = "__pycache__/\n.dtlab/\n.cache/\n.hypothesis/\n.pytest_cache/\n"
+#: the workspace's conftest.py, a template (``{python}``: the Python that wrote the workspace, so
+#: the command to run is whole): what to do when the pytest run cannot import the kit
+CONFTEST = Path(__file__).with_name("conftest.workspace.txt")
 
 
 class WorkspaceError(ValueError):
@@ -90,7 +96,12 @@ def read_marker(folder: Path) -> dict:
 def _own_files(files: dict[str, Path]) -> list[str]:
     """What the kit owns in a workspace: everything it writes but the stubs and ``.gitignore``."""
     stubs = stub_paths(files)
-    return sorted({*(rel for rel in files if rel not in stubs), "pytest.ini", WORKSPACE_MARKER})
+    own = {"pytest.ini", "conftest.py", WORKSPACE_MARKER}
+    return sorted({*(rel for rel in files if rel not in stubs), *own})
+
+
+def conftest_text() -> str:
+    return CONFTEST.read_text(encoding="utf-8").format(python=repr(sys.executable))
 
 
 def _write(target: Path, data: bytes) -> bool:
@@ -108,7 +119,7 @@ def init(folder: Path, files: dict[str, Path] | None = None) -> Report:
     folder = Path(folder).absolute()
     if (folder / WORKSPACE_MARKER).exists():
         raise WorkspaceError(f"{folder} is a dtlab workspace already: `dtlab upgrade {folder}` updates it")
-    wanted = [*files, "pytest.ini", ".gitignore", WORKSPACE_MARKER]
+    wanted = [*files, "pytest.ini", "conftest.py", ".gitignore", WORKSPACE_MARKER]
     there = [rel for rel in wanted if (folder / rel).exists()]
     if there:
         raise WorkspaceError(f"{folder} already has {', '.join(there[:3])}: choose an empty folder")
@@ -118,6 +129,7 @@ def init(folder: Path, files: dict[str, Path] | None = None) -> Report:
         _write(folder / rel, source.read_bytes())
         (report.new_stubs if rel in stubs else report.written).append(rel)
     _write(folder / "pytest.ini", PYTEST_INI.encode())
+    _write(folder / "conftest.py", conftest_text().encode())
     _write(folder / ".gitignore", GITIGNORE.encode())
     _write(folder / WORKSPACE_MARKER, marker_text(_own_files(files)).encode())
     return report
@@ -138,6 +150,8 @@ def upgrade(folder: Path, files: dict[str, Path] | None = None) -> Report:
             report.written.append(rel)
     if _write(folder / "pytest.ini", PYTEST_INI.encode()):
         report.written.append("pytest.ini")
+    if _write(folder / "conftest.py", conftest_text().encode()):
+        report.written.append("conftest.py")
     if not (folder / ".gitignore").exists():
         _write(folder / ".gitignore", GITIGNORE.encode())
     own = _own_files(files)

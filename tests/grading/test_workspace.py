@@ -73,6 +73,25 @@ def test_the_workspace_runs_pytest_as_the_kit_does(kit_root):
     assert f"addopts = {kit['addopts']}\n" in ini and f"cache_dir = {kit['cache_dir']}\n" in ini
 
 
+def test_a_pytest_that_cannot_import_the_kit_is_told_the_command_to_run(tmp_path):
+    """Outside the kit's environment a workspace's pytest stops with the command that works (the
+    Python that made the workspace), in the student's language, not a bare ModuleNotFoundError."""
+    workspace.init(tmp_path / "ws")
+    guard = tmp_path / "ws" / "conftest.py"
+    for lang, words in (("en", "Run pytest with the Python"), ("vi", "Hãy chạy pytest bằng Python")):
+        # -S: no site-packages, as a Python without the kit has none of it
+        done = subprocess.run(
+            [sys.executable, "-I", "-S", str(guard), "exercises/ch2"],
+            capture_output=True,
+            text=True,
+            env={**os.environ, "DTLAB_LANG": lang},
+        )
+        assert done.returncode == 4, done.stderr
+        assert "cannot import the kit (No module named 'graders')" in done.stderr
+        assert words in done.stderr and f"{sys.executable} -m pytest exercises/ch2" in done.stderr
+        assert "Traceback" not in done.stderr
+
+
 def test_init_writes_over_nothing(kit_root, tmp_path):
     files = workspace_files.from_kit(kit_root)
     (tmp_path / "README.md").write_text("mine")
