@@ -111,3 +111,6 @@ def test_stubs_report_every_exercise_not_started_in_one_line(kit_root, tmp_path)
     assert "Traceback" not in run.stdout
     tests = sum(len(e.parts) for e in EXERCISES.values())
     assert run.stdout.count("not started: ") >= tests  # one line per test
+    # a stub passes no test either (a refusal its given check makes is no work of the student's)
+    summary = run.stdout.strip().splitlines()[-1]
+    assert " passed" not in summary and " failed" in summary, summary
