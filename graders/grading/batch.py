@@ -30,6 +30,8 @@ from graders.grading.reports.outputs import failure_kinds
 from graders.grading.result import Settings, StudentResult
 from graders.grading.store import ResultStore
 from graders.infra.safe_text import one_line
+from graders.words.numbers import format_number
+from graders.words.vocabulary import t
 
 
 @dataclass
@@ -225,50 +227,53 @@ def _grade_with_dask(todo: list[Staged], settings: Settings, scheduler: str | No
 # -- summary -----------------------------------------------------------------------------------------
 
 
-def summary(outcome: BatchOutcome, chapter: str) -> str:
+def summary(outcome: BatchOutcome, chapter: str, lang: str = "en") -> str:
+    """The class's numbers after a batch, in ``lang``: how many were graded, how fast, each
+    exercise's mean, median and points, the failures by kind."""
     results = outcome.results
     exercises = catalog.CHAPTERS[chapter].exercises
     lines = []
     fresh = [r for r in results if r.student_id in set(outcome.graded)]
     rate = len(fresh) / outcome.seconds * 60 if outcome.seconds and fresh else 0.0
-    lines.append(
-        f"{len(results)} student(s): {len(fresh)} graded now, {len(outcome.resumed)} resumed; "
-        f"{outcome.seconds:.1f} s wall, {rate:.1f} submissions/min"
-    )
+    counts = {"students": len(results), "fresh": len(fresh), "resumed": len(outcome.resumed)}
+    lines.append(t("class:students", lang, **counts, seconds=outcome.seconds, rate=rate))
     overheads = [
         r.seconds - r.timing["tests_s"] for r in fresh if r.timing.get("tests_s") is not None and r.seconds
     ]
     if overheads:
-        lines.append(
-            f"per-submission overhead beyond the graders: median {statistics.median(overheads):.2f} s, "
-            f"max {max(overheads):.2f} s"
-        )
+        median, most = statistics.median(overheads), max(overheads)
+        lines.append(t("class:overhead", lang, median=median, most=most))
     if results:
-        width = max(len(e.id) for e in exercises) + 2
+        head = [t(f"class:{word}", lang) for word in ("exercise", "mean", "median", "max", "total")]
+        width = max([len(e.id) for e in exercises] + [len(head[0]), len(head[4])]) + 2
+        mean_w, median_w, max_w = max(7, len(head[1]) + 1), max(8, len(head[2]) + 1), max(6, len(head[3]) + 1)
         lines.append("")
-        lines.append(f"{'exercise':<{width}}{'mean':>7}{'median':>8}{'max':>6}")
+        lines.append(f"{head[0]:<{width}}{head[1]:>{mean_w}}{head[2]:>{median_w}}{head[3]:>{max_w}}")
         for exercise in exercises:
             points = [
                 next((row.points for row in r.book.rows() if row.exercise == exercise.id), 0) for r in results
             ]
+            mean, median = statistics.mean(points), statistics.median(points)
             lines.append(
-                f"{exercise.id:<{width}}{statistics.mean(points):>7.2f}"
-                f"{statistics.median(points):>8.1f}{exercise.points:>6}"
+                f"{exercise.id:<{width}}{format_number(mean, f'>{mean_w}.2f', lang)}"
+                f"{format_number(median, f'>{median_w}.1f', lang)}{exercise.points:>{max_w}}"
             )
         totals = [r.book.total[0] for r in results]
+        mean, median = statistics.mean(totals), statistics.median(totals)
         lines.append(
-            f"{'total':<{width}}{statistics.mean(totals):>7.2f}{statistics.median(totals):>8.1f}"
-            f"{catalog.CHAPTERS[chapter].points:>6}"
+            f"{head[4]:<{width}}{format_number(mean, f'>{mean_w}.2f', lang)}"
+            f"{format_number(median, f'>{median_w}.1f', lang)}{catalog.CHAPTERS[chapter].points:>{max_w}}"
         )
     kinds = Counter(kind for r in results for kind in failure_kinds(r))
     if kinds:
         lines.append("")
-        lines.append("failures by kind: " + ", ".join(f"{k} {n}" for k, n in kinds.most_common()))
+        by_kind = ", ".join(f"{k} {n}" for k, n in kinds.most_common())
+        lines.append(t("class:failures by kind", lang) + by_kind)
     stopped = [r for r in results if r.error]
     for result in stopped:
         lines.append(f"  {result.student_id}: {result.error_kind}: {one_line(result.error.splitlines()[0])}")
     lines.append("")
-    lines.append(f"isolation: {outcome.isolation}")
+    lines.append(t("class:isolation", lang, isolation=outcome.isolation))
     return "\n".join(lines)
 
 
@@ -284,10 +289,11 @@ def _stacked(name: str, width: int) -> list[str]:
     return lines
 
 
-def render_gradebook(results: list[StudentResult], chapter: str) -> str:
+def render_gradebook(results: list[StudentResult], chapter: str, lang: str = "en") -> str:
     exercises = catalog.CHAPTERS[chapter].exercises
     names = [e.id.split(".", 1)[1] for e in exercises]
-    width = max([len(r.student_id) for r in results] + [len("student")]) + 2
+    student, total = t("class:student", lang), t("class:total", lang)
+    width = max([len(r.student_id) for r in results] + [len(student)]) + 2
     stacked = [_stacked(name, 10) for name in names]  # whole names, broken after underscores
     height = max(len(cell) for cell in stacked)
     header = []
@@ -295,7 +301,7 @@ def render_gradebook(results: list[StudentResult], chapter: str) -> str:
         cells = "".join(
             f"{(cell[row - height + len(cell)] if row >= height - len(cell) else ''):>11}" for cell in stacked
         )
-        first, last = ("student", "total") if row == height - 1 else ("", "")
+        first, last = (student, total) if row == height - 1 else ("", "")
         header.append(f"{first:<{width}}{cells}{last:>9}")
     lines = [*header, "-" * len(header[-1])]
     for result in results:

@@ -23,6 +23,7 @@ from graders import catalog
 from graders.grading.intake import Staged
 from graders.grading.reports.similarity import DEFAULT_THRESHOLD
 from graders.grading.result import Settings, StudentResult
+from graders.words.vocabulary import t
 
 if TYPE_CHECKING:
     from graders.grading.batch import BatchOutcome
@@ -56,6 +57,12 @@ class ClassRun:
     scheduler: str | None = None  # Dask's, with executor "dask"
     force: bool = False  # grade again students whose stored result is still valid
     command: str = "dtlab grade"
+
+    @property
+    def lang(self) -> str:
+        """The language the teacher reads: the run's feedback language (English where nothing is
+        graded)."""
+        return self.settings.run.lang if self.settings is not None else "en"
 
     def __post_init__(self) -> None:
         unknown = catalog.unknown_chapters([self.chapter])
@@ -194,9 +201,8 @@ class Grade:
         from graders.grading import batch, sandbox
 
         settings, out, count = run.settings, run.out, len(state.staged)
-        print(
-            f"grading {count} submission(s) of {run.chapter} ({settings.profile} profile) → {out}", flush=True
-        )
+        said = {"count": count, "chapter": run.chapter, "profile": settings.profile, "out": out}
+        print(t("class:grading", run.lang, **said), flush=True)
         try:
             outcome = batch.grade_batch(
                 list(state.staged),
@@ -212,8 +218,7 @@ class Grade:
             raise Stopped(str(exc)) from None
         except KeyboardInterrupt:
             raise Stopped(
-                f"\ninterrupted: finished students are kept in {out / '.dtlab' / 'results'}; "
-                "run the same command again to grade the rest",
+                "\n" + t("class:interrupted", run.lang, kept=out / ".dtlab" / "results"),
                 130,
             ) from None
         return replace(state, outcome=outcome)
@@ -229,7 +234,7 @@ class NameMisconceptions:
 
         if not any(r.book.diagnostics for r in state.results):
             return replace(state, misconceptions=None)
-        print("naming misconceptions: the reference's and the mutants' batteries (kept for the next run)")
+        print(t("class:naming", run.lang))
         named = misconceptions.name_all_in_a_pool(state.results, run.settings.run, misconceptions.CACHE_DIR)
         return replace(state, misconceptions=misconceptions.class_table(named, run.chapter))
 
@@ -253,12 +258,19 @@ class WriteOutputs:
             lang=run.settings.lang,
         )
         print()
-        print(batch.render_gradebook(state.results, run.chapter))
+        print(batch.render_gradebook(state.results, run.chapter, run.lang))
         print()
-        print(batch.summary(state.outcome, run.chapter))
+        print(batch.summary(state.outcome, run.chapter, run.lang))
         print(
-            f"\n→ {out / 'grades.csv'} (nbgrader columns), {out / 'grades_wide.csv'}, "
-            f"{out / 'feedback'}/ (.md, .html), {out / 'gradescope'}/<student>/results.json"
+            "\n"
+            + t(
+                "class:written",
+                run.lang,
+                csv=out / "grades.csv",
+                wide=out / "grades_wide.csv",
+                feedback=out / "feedback",
+                gradescope=out / "gradescope",
+            )
         )
         return state
 
@@ -285,8 +297,9 @@ class ExportLMS:
         for export in written:
             for why in export.skipped:
                 print(f"{export.path.name}: left out {why}", file=sys.stderr)
-            left_out = f", {len(export.skipped)} left out (see above)" if export.skipped else ""
-            print(f"→ {export.path} ({export.kind.capitalize()}: {len(export.written)} student(s){left_out})")
+            left_out = t("class:left out", run.lang, count=len(export.skipped)) if export.skipped else ""
+            kind, count = export.kind.capitalize(), len(export.written)
+            print(t("class:exported", run.lang, path=export.path, kind=kind, count=count, left_out=left_out))
         return state
 
 
@@ -302,8 +315,16 @@ class FlagSimilar:
         files = {s.student_id: s.files for s in state.staged}
         found = similarity.compare(files, run.chapter, run.out, self.threshold)
         print(
-            f"\nsimilarity: {len(found.pairs)} pair(s) of {found.compared} submission(s) at or above "
-            f"{self.threshold:.0%} flagged for review (never penalised) → {found.csv_path}, {found.html_path}"
+            "\n"
+            + t(
+                "class:similarity",
+                run.lang,
+                pairs=len(found.pairs),
+                compared=found.compared,
+                threshold=f"{self.threshold:.0%}",
+                csv=found.csv_path,
+                html=found.html_path,
+            )
         )
         for pair in found.pairs[:10]:
             print(f"  {pair.first} ↔ {pair.second}: {pair.first_score:.0%} / {pair.second_score:.0%}")
@@ -325,7 +346,7 @@ class ClassReport:
             similar=list(state.similar),
             misconceptions=state.misconceptions,
         )
-        print(f"→ {report}: the class at a glance (score histograms, pass rates, failures by kind)")
+        print(t("class:report", run.lang, report=report))
         return replace(state, report=report)
 
 
@@ -346,6 +367,5 @@ class RecordInGradebook:
             )
         except nbgrader_gradebook.GradebookMismatch as exc:
             raise Stopped(f"dtlab nbgrader grade: {exc}") from None
-        said = f"the scores and comments of {len(recorded)} submission(s) of {assignment}"
-        print(f"→ nbgrader gradebook {self.db_url}: {said}")
+        print(t("class:nbgrader", run.lang, db=self.db_url, count=len(recorded), assignment=assignment))
         return replace(state, recorded=tuple(recorded))

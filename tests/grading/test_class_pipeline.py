@@ -133,6 +133,16 @@ def test_the_outputs_are_written_from_results_alone(tmp_path, capsys):
     assert f"→ {run.out / 'grades.csv'} (nbgrader columns)" in printed
 
 
+def test_the_teacher_reads_the_class_in_the_runs_language(tmp_path, capsys):
+    """With ``--lang vi`` the console speaks Vietnamese too: the table, the summary, the files."""
+    run = a_class(tmp_path, settings=Settings.of("ch2", lang="vi"))
+    pipeline.WriteOutputs()(run, graded(ANN, BINH))
+    printed = capsys.readouterr().out
+    assert "2 sinh viên: 2 bài chấm lần này, 0 bài lấy lại kết quả cũ; 1,0 s" in printed
+    assert "bài tập" in printed and "trung bình" in printed and "(các cột của nbgrader)" in printed
+    assert "graded now" not in printed and "nbgrader columns" not in printed
+
+
 def test_the_lms_gradebooks_are_written_from_the_roster(tmp_path, capsys):
     run = a_class(tmp_path)
     roster = tmp_path / "roster.csv"
