@@ -49,10 +49,12 @@ def cpu_seconds(pid: int) -> float | None:
 
 
 def _runnable(pid: int) -> bool:
-    """Whether ``pid`` is running or waiting for a processor (state ``R`` in ``/proc``)."""
+    """Whether ``pid`` is running, waiting for a processor, or waiting for the disk (states ``R``
+    and ``D`` in ``/proc``): on a loaded machine a rank reading its modules can spend a whole
+    sample in the disk's queue, while a stuck rank waits on a socket or a lock (``S``)."""
     try:
         with open(f"/proc/{pid}/stat", "rb") as file:
-            return file.read().rsplit(b")", 1)[1].split()[0] == b"R"
+            return file.read().rsplit(b")", 1)[1].split()[0] in (b"R", b"D")
     except (OSError, IndexError):
         return False
 
@@ -69,6 +71,9 @@ class Patience:
         self.last: dict[int, float] = {}
         self.recent = 0.0
         self.recent_by_pid: dict[int, float] = {}
+        #: whether a whole sample's processor time has been read yet (the first read has nothing
+        #: to be compared with: a rank's recent work is unknown until the second)
+        self.measured = False
 
     def _read(self) -> dict[int, float]:
         found = {}
@@ -90,6 +95,7 @@ class Patience:
         current = self._read()
         if self.first is None:
             self.first = current
+        self.measured = bool(self.last)
         self.recent_by_pid = {p: current[p] - self.last.get(p, current[p]) for p in current}
         self.recent = max(self.recent_by_pid.values(), default=0.0)
         self.last, self.sampled_at = current, now
@@ -103,8 +109,11 @@ class Patience:
         if time.monotonic() >= self.started + STRETCH * max(self.deadline, budget):
             return False
         first = self.first or {}
+        # until a whole sample has been read, a rank's recent work is unknown: it is presumed
+        # working (one more sample, half a second), or a rank caught off the processor at the
+        # first read would be named stuck on a loaded machine and not on a quiet one
         return any(
-            (self.recent_by_pid.get(p, 0.0) >= PROGRESS_S or _runnable(p))
+            (not self.measured or self.recent_by_pid.get(p, 0.0) >= PROGRESS_S or _runnable(p))
             and self.last.get(p, 0.0) - first.get(p, self.last.get(p, 0.0)) < budget
             for p in pids
         )
