@@ -8,10 +8,9 @@
 #   bash scripts/test.sh --heavy     mutants, red team, batches, nbgrader, samples, copies of the kit
 #   bash scripts/test.sh             all three (CI, and the README's test command)
 #
-# All three run as three lanes of pytest processes side by side on the course machine's two cores:
-# a third lane keeps the processor busy while another waits (a deadline, a subprocess starting).
-# Each lane is an ordinary pytest session (or a few, one after the other) with its own worker
-# worlds, and the lanes take about as long as each other (docs/measured.md); other arguments go to
+# All three run as two lanes of pytest processes side by side, one per core of the course machine:
+# the heavy tier but its torchrun jobs; and the fast tier, the graders tier, then the torchrun
+# jobs (the two lanes then take about as long: docs/measured.md). Each is an ordinary pytest session with its own worker worlds; other arguments go to
 # every session. Outputs are shown one after the other, and the script fails if any fails.
 # (Background jobs of a script start with SIGINT ignored: what must answer Ctrl-C, like
 # `dtlab watch`, installs its own handler.)
@@ -22,12 +21,8 @@ HEAVY="many_submissions or slow"
 FAST=(tests -m "not (graders or $HEAVY)")
 GRADERS=(tests exercises hidden -m "graders and not ($HEAVY)")
 HEAVY_TIER=(tests -m "$HEAVY")
-#: the lanes, each about as long as the others: the submissions graded by the hundred (mutants,
-#: red team), then the heavy tier's torchrun jobs; the rest of the heavy tier, then the coverage of
-#: the strategies' draws (a graders-tier file); the fast tier, then the rest of the graders tier
-MANY=(tests/chapters/test_mutants.py tests/chapters/test_cheats.py)
-TORCHRUN=tests/world/test_torchrun_mode.py
-COVERAGE=tests/chapters/test_coverage.py
+#: the heavy tier's part the second lane takes, to balance the lanes
+MOVED=tests/world/test_torchrun_mode.py
 
 tier=all
 case "${1:-}" in
@@ -41,42 +36,26 @@ esac
 
 logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT
-lane() { # lane NAME COMMAND...: one session, its output kept in $logs/NAME.log
-	local name=$1 && shift
-	"$@" >"$logs/$name.log" 2>&1
-}
+"${PYTEST[@]}" "${HEAVY_TIER[@]}" --ignore "$MOVED" "$@" >"$logs/heavy.log" 2>&1 &
+heavy=$!
 {
-	lane many "${PYTEST[@]}" "${MANY[@]}" -m "$HEAVY" "$@" && a=0 || a=$?
-	lane torchrun "${PYTEST[@]}" "$TORCHRUN" -m "$HEAVY" "$@" && b=0 || b=$?
-	exit $((a || b))
+	"${PYTEST[@]}" "${FAST[@]}" "$@" >"$logs/fast.log" 2>&1 && fast=0 || fast=$?
+	"${PYTEST[@]}" "${GRADERS[@]}" "$@" >"$logs/graders.log" 2>&1 && graders=0 || graders=$?
+	"${PYTEST[@]}" "$MOVED" -m "$HEAVY" "$@" >"$logs/moved.log" 2>&1 && moved=0 || moved=$?
+	exit $((fast || graders || moved))
 } &
-first=$!
-{
-	lane heavy "${PYTEST[@]}" "${HEAVY_TIER[@]}" --ignore "${MANY[0]}" --ignore "${MANY[1]}" --ignore "$TORCHRUN" "$@" && a=0 || a=$?
-	lane coverage "${PYTEST[@]}" "$COVERAGE" "$@" && b=0 || b=$?
-	exit $((a || b))
-} &
-second=$!
-{
-	lane fast "${PYTEST[@]}" "${FAST[@]}" "$@" && a=0 || a=$?
-	lane graders "${PYTEST[@]}" "${GRADERS[@]}" --ignore "$COVERAGE" "$@" && b=0 || b=$?
-	exit $((a || b))
-} &
-third=$!
+lane=$!
 # the sessions ignore SIGINT (background jobs of a script do): a Ctrl-C here stops them
-trap 'kill "$first" "$second" "$third" 2>/dev/null; exit 130' INT TERM
+trap 'kill "$heavy" "$lane" 2>/dev/null; exit 130' INT TERM
 status=0
-for job in "$first" "$second" "$third"; do
-	wait "$job" || status=$?
-done
-show() { # show NAME TITLE
-	echo "==> $2"
-	cat "$logs/$1.log"
-}
-show many "mutants and red team (tests -m '$HEAVY': ${MANY[*]})"
-show torchrun "the heavy tier's torchrun jobs ($TORCHRUN)"
-show heavy "the rest of the heavy tier: batches, copies of the kit, nbgrader, Classroom (-m '$HEAVY')"
-show coverage "the strategies' coverage ($COVERAGE)"
-show fast "the fast tier: the kit's own tests without worker worlds (tests -m 'not (graders or $HEAVY)')"
-show graders "the graders tier: every chapter's graders, and the kit's tests with worlds (-m 'graders and not ($HEAVY)')"
+wait "$heavy" || status=$?
+wait "$lane" || status=$?
+echo "==> the heavy tier: mutants, red team, batches, copies of the kit (tests -m '$HEAVY', but $MOVED)"
+cat "$logs/heavy.log"
+echo "==> the fast tier: the kit's own tests without worker worlds (tests -m 'not (graders or $HEAVY)')"
+cat "$logs/fast.log"
+echo "==> the graders tier: every chapter's graders, and the kit's tests with worlds (-m 'graders and not ($HEAVY)')"
+cat "$logs/graders.log"
+echo "==> the heavy tier's torchrun jobs ($MOVED)"
+cat "$logs/moved.log"
 exit "$status"
