@@ -25,6 +25,16 @@ _SIGNAL_HINTS = {
 }
 
 
+def _signal_hints(reason: str, status: dict | None) -> list[Text]:
+    """The hint a killing signal gives. A rank that died of SIGSEGV while blocked in a transfer
+    died in gloo's own code, as a size mismatch ends it: gloo aborts (SIGABRT) most of the time,
+    but when the abort races the transfer thread the same bug ends in SIGSEGV."""
+    names = [name for name in _SIGNAL_HINTS if name in reason]
+    if status and "SIGSEGV" in names:
+        names = ["SIGABRT"]
+    return [_SIGNAL_HINTS[name] for name in names]
+
+
 def parse_status(text: str) -> dict | None:
     if not text:
         return None
@@ -185,9 +195,7 @@ def crash_report(
         note = world.note(rank)
         if note:
             lines.append(f"           {note}")
-        for name, hint in _SIGNAL_HINTS.items():
-            if name in reason:
-                hints.append(hint)
+        hints += _signal_hints(reason, status)
         if "exited with code" in reason:
             hints.append(say("crash:exit:hint"))
     others = [r for r in range(world.size) if r not in collected.crashed]

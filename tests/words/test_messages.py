@@ -254,3 +254,14 @@ def test_memory_pictures_are_drawn_in_every_language():
     vi = picture.in_lang("vi").splitlines()
     assert vi[0].startswith("ZeRO-1, 2 ranks, bộ nhớ đang dùng, byte mỗi rank   █ đo được")
     assert vi[1].startswith("rank 0  còn được giữ giữa hai bước  ████") and vi[1].endswith("700  > 600 ✗")
+
+
+def test_a_native_crash_in_a_transfer_gets_the_sizes_hint_whatever_the_signal():
+    from graders.world import reports
+
+    sizes, segfault = reports._SIGNAL_HINTS["SIGABRT"], reports._SIGNAL_HINTS["SIGSEGV"]
+    in_transfer = {"op": "wait:irecv", "peer": 0, "nbytes": 4, "group": None, "site": ""}
+    assert reports._signal_hints("killed by SIGABRT", in_transfer) == [sizes]
+    assert reports._signal_hints("killed by SIGSEGV", in_transfer) == [sizes]  # the abort raced
+    assert reports._signal_hints("killed by SIGSEGV", None) == [segfault]  # outside gloo: memory
+    assert reports._signal_hints("exited with code 3", in_transfer) == []

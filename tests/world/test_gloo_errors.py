@@ -1,5 +1,7 @@
 """Known gloo / c10d failures, provoked for real in a gloo world, come back as what the code did."""
 
+import re
+
 import pytest
 
 from graders.errors import StudentError, TaskHang
@@ -71,7 +73,9 @@ def test_mismatched_sizes_keep_their_crash_hint(pool, fn):
 
     with pytest.raises(RankCrash) as info:
         run(pool, fn)
-    assert "killed by SIGABRT" in info.value.report and "different sizes" in str(info.value.hint)
+    # gloo aborts; when the abort races its transfer thread the same bug ends in SIGSEGV (seen in CI)
+    assert re.search(r"killed by SIG(ABRT|SEGV)", info.value.report)
+    assert "different sizes" in str(info.value.hint) and "segmentation" not in str(info.value.hint)
     assert run(pool, "shift").values[1].tolist() == [0.0, 0.0]  # and the next task runs
 
 

@@ -2,6 +2,7 @@
 
 import errno
 import io
+import re
 import time
 
 import pytest
@@ -69,7 +70,7 @@ def test_a_rank_that_exits_is_named(pool):
 def test_gloo_abort_on_mismatched_sizes_is_a_crash_report(pool):
     with pytest.raises(RankCrash) as info:
         run(pool, "mismatched_sizes")
-    assert "killed by SIGABRT" in info.value.report
+    assert re.search(r"killed by SIG(ABRT|SEGV)", info.value.report)  # the abort may race gloo's thread
     assert "different sizes" in str(info.value.hint)
     run(pool, "shift")
 
