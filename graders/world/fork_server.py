@@ -39,8 +39,19 @@ from graders.proc import (
 
 #: Fork the server from the current process instead of starting a new interpreter. Batch grading
 #: sets it in a driver that was itself forked from a warm interpreter which already imported torch
-#: (:mod:`graders.grading.warm`), which saves the ~3 s import per submission.
+#: (:mod:`graders.grading.warm`), which saves the ~3 s import per submission. Without it, a server
+#: is forked here whenever :func:`can_fork_here` (a pytest run's, a ``dtlab`` command's).
 FORK_IN_PROCESS = False
+
+
+def can_fork_here() -> bool:
+    """Whether a fork server forked from this process would save the ~3 s of CPU a new interpreter
+    spends importing torch, safely: torch is imported already, and this process runs one thread (a
+    fork keeps only the calling thread: a lock another thread held would stay held). The driver's
+    own OpenMP threads are no obstacle: every rank sets torch to one thread before it computes."""
+    import threading
+
+    return "torch" in sys.modules and threading.active_count() == 1
 
 
 def _spawn_world(ctrl: socket.socket, request: dict) -> None:
@@ -163,6 +174,7 @@ def _serve_forked(ctrl_fd: int, base_dir: str, environ: dict | None = None) -> N
     log_fd = os.open(os.path.join(base_dir, "fork-server.log"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
     redirect_stdio(log_fd)
     close_fds_except(ctrl_fd)
+    sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__  # not a capture (pytest's) on a closed fd
     for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGUSR1, signal.SIGPIPE):
         signal.signal(signum, signal.SIG_DFL)
     os.environ.update(GLOO_SOCKET_IFNAME="lo", OMP_NUM_THREADS="1", MKL_NUM_THREADS="1")
@@ -218,12 +230,13 @@ class ForkServer:
     """Driver-side handle on the fork server (:mod:`graders.world.fork_server`)."""
 
     def __init__(
-        self, base_dir: str, environ: dict[str, str | None] | None = None, *, in_process=False
+        self, base_dir: str, environ: dict[str, str | None] | None = None, *, in_process=None
     ) -> None:
         """``environ``: variables the fork server (and every rank) gets beyond the kit's own,
         which it may override or remove (None): a rank host on a cluster names its network
         interface so. ``in_process``: fork it from this process, which has imported torch
-        (as :data:`FORK_IN_PROCESS` does for every fork server of a process)."""
+        (as :data:`FORK_IN_PROCESS` does for every fork server of a process); None: when
+        :func:`can_fork_here` says so as it starts, else in a new interpreter."""
         self.base_dir = base_dir
         self.environ = environ or {}
         self.in_process = in_process
@@ -234,8 +247,12 @@ class ForkServer:
     def start(self) -> None:
         if self.proc is not None:
             return
+        in_process = self.in_process if self.in_process is not None else can_fork_here()
         ours, theirs = socket.socketpair()
-        if FORK_IN_PROCESS or self.in_process:
+        if FORK_IN_PROCESS or in_process:
+            import gc
+
+            gc.collect()  # no garbage left for the server to finalise: a dead socket's close could hit its fds
             pid = os.fork()
             if pid == 0:  # the fork server
                 try:
