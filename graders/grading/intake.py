@@ -35,6 +35,7 @@ from pathlib import Path, PurePosixPath
 
 from graders import catalog
 from graders.grading import timestamps
+from graders.words.messages import say
 
 MAX_FILE_BYTES = 512 * 1024
 MAX_ZIP_BYTES = 64 * 1024 * 1024
@@ -90,7 +91,7 @@ def discover(root: Path, chapter: str, assignment: str | None = None, mtimes: bo
     """Every submission under ``root``, staged; raises :class:`ValueError` for a mixed layout."""
     root = Path(root)
     if not root.is_dir():
-        raise FileNotFoundError(f"{root} is not a folder of submissions")
+        raise FileNotFoundError(say("intake:not a folder", root=root))
     submitted = root / "submitted" if (root / "submitted").is_dir() else None
     if submitted is None and root.name == "submitted":
         submitted = root
@@ -102,7 +103,7 @@ def discover(root: Path, chapter: str, assignment: str | None = None, mtimes: bo
     ids = [s.student_id for s in collection.staged]
     duplicates = sorted({i for i in ids if ids.count(i) > 1})
     if duplicates:
-        raise ValueError(f"several submissions for {', '.join(duplicates)} (a folder and a zip?)")
+        raise ValueError(say("intake:duplicates", ids=", ".join(duplicates)))
     collection.staged.sort(key=lambda s: s.student_id)
     return collection
 
@@ -118,11 +119,7 @@ def _refuse_a_mixed_layout(root: Path, submitted: Path) -> None:
         and (entry.is_dir() or entry.suffix == ".zip")
     ]
     if others:
-        raise ValueError(
-            f"{root} holds nbgrader's submitted/ and other submissions, which would not be graded: "
-            f"{', '.join(others)}. Grade each layout on its own (or move these into "
-            "submitted/<student>/<assignment>/)."
-        )
+        raise ValueError(say("intake:mixed layout", root=root, others=", ".join(others)))
 
 
 def _nbgrader_layout(submitted: Path, chapter: str, assignment: str) -> Collection:
@@ -131,7 +128,9 @@ def _nbgrader_layout(submitted: Path, chapter: str, assignment: str) -> Collecti
     for student in _children(submitted):
         folder = student / assignment
         if not folder.is_dir():
-            collection.skipped.append(f"submitted/{student.name}: no {assignment}/ folder")
+            collection.skipped.append(
+                say("intake:no assignment folder", student=student.name, assignment=assignment)
+            )
             continue
         item = stage(folder_entries(folder), student.name, chapter, modules, str(folder), NBGRADER_FILES)
         item.timestamp = _nbgrader_timestamp(folder, item.notes)
@@ -144,7 +143,7 @@ def _one_per_student(root: Path, chapter: str, mtimes: bool) -> Collection:
     collection = Collection([])
     for entry in _children(root, with_files=True):
         if entry.is_symlink():
-            collection.skipped.append(f"{entry.name}: a symbolic link")
+            collection.skipped.append(say("intake:symbolic link", name=entry.name))
         elif entry.is_dir():
             item = stage(folder_entries(entry), entry.name, chapter, modules, str(entry))
             collection.staged.append(item)
@@ -152,7 +151,7 @@ def _one_per_student(root: Path, chapter: str, mtimes: bool) -> Collection:
             item = _stage_zip(entry, chapter, modules)
             collection.staged.append(item)
         else:
-            collection.skipped.append(f"{entry.name}: not a folder or a .zip archive")
+            collection.skipped.append(say("intake:not a submission", name=entry.name))
             continue
         if mtimes:
             item.timestamp = _modified(entry, item)

@@ -62,6 +62,13 @@ def in_lang(value: object, lang: str) -> str:
     return value.in_lang(lang) if isinstance(value, Text) else str(value)
 
 
+def exception_text(exc: BaseException, lang: str) -> str:
+    """What ``exc`` says in ``lang``: raised with a Text (``raise ValueError(say(...))``), that
+    Text's ``lang``; raised with anything else, ``str(exc)``."""
+    said = exc.args[0] if len(exc.args) == 1 else None
+    return said.in_lang(lang) if isinstance(said, Text) else str(exc)
+
+
 def each_lang(make) -> Text:
     """A Text from ``make(lang) -> str``, called once per language."""
     return Text({lang: make(lang) for lang in LANGS})

@@ -21,6 +21,7 @@ import warnings
 from pathlib import Path
 
 from graders import catalog, config
+from graders.words.vocabulary import t
 
 
 class ChapterGrader:
@@ -51,7 +52,9 @@ class ChapterGrader:
                 warnings.simplefilter("ignore")
                 grader = LocalGrader(jobs=1)
                 try:
-                    self.result = grader.grade(staged, Settings.of(self.chapter, self.profile))
+                    self.result = grader.grade(
+                        staged, Settings.of(self.chapter, self.profile, lang=self.lang)
+                    )
                 finally:
                     grader.close()
         return self.result
@@ -61,9 +64,9 @@ class ChapterGrader:
         result = self.grade()
         print(result.book.render(self.lang))
         if result.error:
-            print(f"\ngrading stopped early: {result.error.splitlines()[0]}")
+            print("\n" + t("notebook:stopped early", self.lang, why=result.error.splitlines()[0]))
         for note in result.notes:
-            print(f"note: {note}")
+            print(t("notebook:note", self.lang, note=note))
 
     def show(self, exercise_id: str) -> None:
         """Print the feedback of ``exercise_id`` (its score is recorded by ``dtlab nbgrader grade``)."""
