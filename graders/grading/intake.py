@@ -36,6 +36,7 @@ from pathlib import Path, PurePosixPath
 from graders import catalog
 from graders.grading import timestamps
 from graders.words.messages import say
+from graders.words.text import said_by
 
 MAX_FILE_BYTES = 512 * 1024
 MAX_ZIP_BYTES = 64 * 1024 * 1024
@@ -204,12 +205,14 @@ def folder_entries(folder: Path, max_entries: int = 2000) -> list[Entry]:
 def _stage_zip(archive: Path, chapter: str, modules: tuple[str, ...]) -> Staged:
     student = student_id_of(archive.stem)
     if archive.stat().st_size > MAX_ZIP_BYTES:
-        return Staged(student, {}, [f"{archive.name} is larger than {MAX_ZIP_BYTES >> 20} MB: not opened"])
+        return Staged(
+            student, {}, [say("intake:zip too large", archive=archive.name, mb=MAX_ZIP_BYTES >> 20)]
+        )
     try:
         zf = zipfile.ZipFile(archive)
         infos = zf.infolist()
     except (zipfile.BadZipFile, OSError) as exc:
-        return Staged(student, {}, [f"{archive.name} is not a readable zip archive ({exc})"])
+        return Staged(student, {}, [say("intake:bad zip", archive=archive.name, error=exc)])
     entries = []
     for info in infos:
         if info.is_dir():
@@ -269,27 +272,28 @@ def stage(
     for entry in entries:
         base = entry.path[len(prefix) :] if entry.path.startswith(prefix) else None
         if entry.kind == "outside":
-            notes.append(f"ignored {entry.path!r}: a path outside the archive (zip slip)")
+            notes.append(say("intake:zip slip", path=entry.path))
         elif entry.kind == "symlink":
-            notes.append(f"ignored {entry.path}: a symbolic link")
+            notes.append(say("intake:ignored link", path=entry.path))
         elif DANGEROUS.search(entry.path):
-            notes.append(f"ignored {entry.path}: only the chapter's module files are graded")
+            notes.append(say("intake:ignored other", path=entry.path))
         elif base in wanted and entry.kind == "file":
             if entry.size > MAX_FILE_BYTES:
-                notes.append(f"ignored {entry.path}: larger than {MAX_FILE_BYTES // 1024} KB")
+                notes.append(say("intake:too large", path=entry.path, kb=MAX_FILE_BYTES // 1024))
                 continue
             try:
                 files[base] = entry.read()
             except _TooLarge:
-                notes.append(f"ignored {entry.path}: larger than {MAX_FILE_BYTES // 1024} KB")
+                notes.append(say("intake:too large", path=entry.path, kb=MAX_FILE_BYTES // 1024))
             except Exception as exc:  # noqa: BLE001 - a broken or lying archive entry, whatever the error
-                notes.append(f"ignored {entry.path}: unreadable ({type(exc).__name__}: {exc})")
+                error = f"{type(exc).__name__}: {exc}"
+                notes.append(say("intake:unreadable", path=entry.path, error=error))
         elif not ("/" not in entry.path and any(fnmatch.fnmatch(entry.path, p) for p in expected)):
             ignored += 1
     if ignored:
-        notes.append(f"{ignored} other file(s) ignored: only {', '.join(sorted(wanted))} are graded")
+        notes.append(say("intake:others ignored", count=ignored, wanted=", ".join(sorted(wanted))))
     for name in sorted(wanted - set(files)):
-        notes.append(f"{name} is missing from the submission")
+        notes.append(say("intake:missing", name=name))
     return Staged(student_id_of(student), files, notes, source=source)
 
 
@@ -297,11 +301,11 @@ def _nbgrader_timestamp(folder: Path, notes: list[str]) -> str:
     """nbgrader's ``timestamp.txt`` as ISO 8601 with its offset; "" (and a note) when unusable."""
     path = folder / "timestamp.txt"
     if not path.is_file() or path.is_symlink():
-        notes.append("no timestamp.txt: when it was submitted is unknown (no late verdict)")
+        notes.append(say("intake:no timestamp"))
         return ""
     text = path.read_text(errors="replace").strip()[:64]
     try:
         return timestamps.nbgrader_time(text).isoformat()
     except ValueError as exc:
-        notes.append(f"timestamp.txt is unusable ({exc}): no late verdict")
+        notes.append(say("intake:bad timestamp", error=said_by(exc)))
         return ""

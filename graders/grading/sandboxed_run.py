@@ -163,7 +163,7 @@ def _not_graded(staged: Staged, settings: Settings, why: object) -> StudentResul
         book,
         error=in_lang(why, settings.lang),
         error_kind=FailureKind.INTERNAL,
-        notes=list(staged.notes),
+        notes=[in_lang(note, settings.lang) for note in staged.notes],
         timestamp=staged.timestamp,
         digest=staged.digest,
     )

@@ -62,11 +62,16 @@ def in_lang(value: object, lang: str) -> str:
     return value.in_lang(lang) if isinstance(value, Text) else str(value)
 
 
-def exception_text(exc: BaseException, lang: str) -> str:
-    """What ``exc`` says in ``lang``: raised with a Text (``raise ValueError(say(...))``), that
-    Text's ``lang``; raised with anything else, ``str(exc)``."""
+def said_by(exc: BaseException) -> str:
+    """What ``exc`` says: the Text it was raised with (``raise ValueError(say(...))``), in every
+    language; else ``str(exc)``."""
     said = exc.args[0] if len(exc.args) == 1 else None
-    return said.in_lang(lang) if isinstance(said, Text) else str(exc)
+    return said if isinstance(said, Text) else str(exc)
+
+
+def exception_text(exc: BaseException, lang: str) -> str:
+    """What ``exc`` says in ``lang`` (:func:`said_by`)."""
+    return in_lang(said_by(exc), lang)
 
 
 def each_lang(make) -> Text:

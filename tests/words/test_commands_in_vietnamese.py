@@ -162,3 +162,19 @@ def test_an_upgrade_says_how_a_signature_differs_in_vietnamese():
         "thiếu g; stub mới khai báo `def g()`",
     ]
     assert said[0] == "f: yours is `def f(a)`, the new stub's is `def f(a, b=1)`"
+
+
+def test_what_intake_left_out_reaches_the_student_in_the_class_language(tmp_path):
+    from graders.grading import intake
+
+    (tmp_path / "an").mkdir()
+    (tmp_path / "an" / "notes.txt").write_text("my notes")
+    (tmp_path / "an" / "timestamp.txt").write_text("yesterday")
+    staged = intake.discover(tmp_path, "ch2").staged[0]
+    assert "collectives.py is missing from the submission" in staged.notes
+    result = interpret(staged, Settings.of("ch2", lang="vi"), [], timed_out=True, hit=[], driver_log="")
+    assert (
+        "bài nộp thiếu collectives.py" in result.notes
+        and "bỏ qua 2 tệp khác: kit chỉ chấm " in result.notes[0]
+    )
+    assert [note for note in result.notes if english_left(note)] == [], result.notes
