@@ -178,3 +178,15 @@ def test_what_intake_left_out_reaches_the_student_in_the_class_language(tmp_path
         and "bỏ qua 2 tệp khác: kit chỉ chấm " in result.notes[0]
     )
     assert [note for note in result.notes if english_left(note)] == [], result.notes
+
+
+def test_a_grading_run_that_cannot_be_is_refused_in_vietnamese(tmp_path, vietnamese, capsys):
+    out = str(tmp_path / "out")
+    assert main(["grade", str(tmp_path), "--chapter", "ch2", "--out", out, "--deadline", "0"]) == 2
+    assert main(["check", "ch2", "--impl", str(tmp_path / "none")]) == 2
+    refused = capsys.readouterr().err.splitlines()
+    assert (
+        refused[0]
+        == "dtlab grade: thời hạn 0,0 s không hợp lệ: thời hạn của một task phải là số giây lớn hơn 0"
+    )
+    assert refused[1].endswith(": không có thư mục này") and not english_left(refused[1])
