@@ -16,7 +16,7 @@ from graders.cli import lms_export, release_command
 from graders.impl import KIT_ROOT
 from graders.plugin.run_spec import add_options
 from graders.words.text import exception_text, in_lang
-from graders.words.vocabulary import t
+from graders.words.vocabulary import LANGS, t
 
 
 def _grade(args: argparse.Namespace) -> int:
@@ -151,9 +151,9 @@ def _gradescope_build(args: argparse.Namespace) -> int:
     if unknown:
         print(in_lang(unknown, config.lang()), file=sys.stderr)
         return 2
-    names = gradescope.build(Path(args.out), args.chapter, args.profile)
-    hidden = sum(1 for n in names if n.startswith("kit/hidden/"))
     lang = config.lang()
+    names = gradescope.build(Path(args.out), args.chapter, args.profile, lang=lang if lang in LANGS else "en")
+    hidden = sum(1 for n in names if n.startswith("kit/hidden/"))
     print(t("gradescope:built", lang, out=args.out, files=len(names), hidden=hidden))
     print(t("gradescope:upload", lang))
     return 0

@@ -6,7 +6,9 @@ with ``lang="vi"`` (or ``DTLAB_LANG=vi``) and finds no English word left in what
 from __future__ import annotations
 
 import io
+import json
 import re
+import zipfile
 
 import pytest
 
@@ -98,6 +100,8 @@ def test_gradescope_build_and_nbgrader_init_say_their_last_lines_in_vietnamese(t
     assert main(["gradescope", "build", "--chapter", "ch2", "--out", str(tmp_path / "autograder.zip")]) == 0
     built = capsys.readouterr().out
     assert "tệp của bộ chấm ẩn" in built and english_left(built) == [], built
+    with zipfile.ZipFile(tmp_path / "autograder.zip") as zf:
+        assert json.loads(zf.read("dtlab.json"))["lang"] == "vi"  # its feedback reads in Vietnamese
     assert main(["nbgrader", "init", str(tmp_path / "course"), "--chapters", "ch2"]) == 0
     laid_out = capsys.readouterr().out
     assert laid_out.startswith("đã ghi ") and "tiếp theo: cd " in laid_out
@@ -190,3 +194,18 @@ def test_a_grading_run_that_cannot_be_is_refused_in_vietnamese(tmp_path, vietnam
         == "dtlab grade: thời hạn 0,0 s không hợp lệ: thời hạn của một task phải là số giây lớn hơn 0"
     )
     assert refused[1].endswith(": không có thư mục này") and not english_left(refused[1])
+
+
+def test_a_gradescope_zip_built_in_vietnamese_answers_in_vietnamese(tmp_path):
+    from graders.grading.lms import gradescope
+
+    source = tmp_path / "source"
+    source.mkdir()
+    (source / "dtlab.json").write_text(json.dumps({"chapter": "ch2", "profile": "ci", "lang": "vi"}))
+    output = gradescope.run(tmp_path, source)["output"]
+    assert output.startswith("autograder không chấm được bài nộp này (FileNotFoundError: tệp zip của ")
+    assert "không có bộ chấm cho ch2" in output and english_left(output) == [], output
+    (source / "dtlab.json").write_text(json.dumps({"chapter": "ch2", "profile": "ci"}))  # an older zip
+    assert gradescope.run(tmp_path, source)["output"].startswith(
+        "the autograder could not grade this submission"
+    )
