@@ -209,3 +209,15 @@ def test_a_gradescope_zip_built_in_vietnamese_answers_in_vietnamese(tmp_path):
     assert gradescope.run(tmp_path, source)["output"].startswith(
         "the autograder could not grade this submission"
     )
+
+
+def test_a_notebooks_summary_reads_in_dtlab_lang(vietnamese, capsys):
+    from graders.grading.lms.notebook import ChapterGrader
+
+    grader = ChapterGrader("ch2")
+    assert grader.lang == "vi"
+    grader.result = interpret(Staged("an", {}, []), Settings.of("ch2", lang="vi"), [], True, ["pids"], "")
+    grader.summary()
+    printed = capsys.readouterr().out
+    assert "việc chấm dừng sớm: việc chấm vượt giới hạn 600 s" in printed
+    assert "lưu ý: bài nộp chạm giới hạn 256 tiến trình trong lúc được chấm" in printed

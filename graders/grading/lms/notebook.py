@@ -21,16 +21,19 @@ import warnings
 from pathlib import Path
 
 from graders import catalog, config
-from graders.words.vocabulary import t
+from graders.words.vocabulary import LANGS, t
 
 
 class ChapterGrader:
-    def __init__(self, chapter: str, folder: str | os.PathLike | None = None, lang: str = "en") -> None:
+    def __init__(
+        self, chapter: str, folder: str | os.PathLike | None = None, lang: str | None = None
+    ) -> None:
+        """``lang``: the feedback's language (default: ``DTLAB_LANG``'s, English if it names none)."""
         if chapter not in catalog.CHAPTERS:
             raise KeyError(f"unknown chapter {chapter!r}")
         self.chapter = chapter
         self.folder = Path(folder or os.getcwd())
-        self.lang = lang
+        self.lang = lang or (config.lang() if config.lang() in LANGS else "en")
         self.result = None
 
     @property
