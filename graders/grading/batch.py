@@ -210,9 +210,9 @@ def _grade_with_dask(todo: list[Staged], settings: Settings, scheduler: str | No
     try:
         from distributed import Client, as_completed
     except ImportError:
-        raise SystemExit("--executor dask needs the dask extra: pip install 'dtlab[dask]'") from None
+        raise SystemExit(t("class:no dask", settings.lang)) from None
     if not scheduler:
-        raise SystemExit("--executor dask needs --scheduler ADDRESS (tcp://host:port)")
+        raise SystemExit(t("class:no scheduler", settings.lang))
     plain = settings.to_dict()
     plain.pop("kit_root")  # each worker grades with its own kit
     with Client(scheduler, timeout=60) as client:

@@ -85,7 +85,7 @@ def progress(
         print(f"{t('grading now', lang)} {', '.join(to_grade)} …", file=log, flush=True)
     weights = {c: _weight(state, c) for c in to_grade}
     for graded in _grade_all(run, to_grade, kit_root, weights):
-        print(f"  {graded.chapter}: {graded.seconds:.1f} s", file=log, flush=True)
+        print(f"  {graded.chapter}: {format_number(graded.seconds, '.1f', lang)} s", file=log, flush=True)
         lines[graded.chapter] = _store(state, graded, keys, stubbed, log)
     return [lines[chapter] for chapter in chapters or list(catalog.CHAPTERS)]
 

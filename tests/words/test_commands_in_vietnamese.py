@@ -221,3 +221,11 @@ def test_a_notebooks_summary_reads_in_dtlab_lang(vietnamese, capsys):
     printed = capsys.readouterr().out
     assert "việc chấm dừng sớm: việc chấm vượt giới hạn 600 s" in printed
     assert "lưu ý: bài nộp chạm giới hạn 256 tiến trình trong lúc được chấm" in printed
+
+
+def test_a_dask_batch_that_cannot_start_says_why_in_vietnamese():
+    from graders.grading import batch
+
+    with pytest.raises(SystemExit) as refused:
+        batch._grade_with_dask([], Settings.of("ch2", lang="vi"), None, print)
+    assert str(refused.value).startswith("--executor dask cần ")
