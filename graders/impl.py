@@ -6,6 +6,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from graders.words.messages import say
+
 #: the folder that holds the ``graders`` package: a checkout or a release of the kit (``exercises/``
 #: beside it), or site-packages where the kit is installed from its wheel
 PACKAGE_HOME = Path(__file__).resolve().parent.parent
@@ -51,7 +53,7 @@ class Impl:
             return cls((kit_root / text).resolve(), text)
         path = Path(text).expanduser().resolve()
         if not path.is_dir():
-            raise ImplNotFound(f"--impl {text}: no such folder")
+            raise ImplNotFound(f"--impl {text}: " + say("run:no such folder"))
         return cls(path, text)
 
     @property

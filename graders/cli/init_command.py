@@ -9,19 +9,20 @@ from pathlib import Path
 
 from graders import config
 from graders.impl import find_workspace
+from graders.words.text import exception_text, in_lang
 from graders.words.vocabulary import t
 
 
 def _init(args: argparse.Namespace) -> int:
     from graders.student import workspace
 
+    lang = config.lang()
     try:
         report = workspace.init(Path(args.folder))
     except workspace.WorkspaceError as exc:
-        print(f"dtlab init: {exc}", file=sys.stderr)
+        print(f"dtlab init: {exception_text(exc, lang)}", file=sys.stderr)
         return 2
     chapters = sorted({rel.split("/")[1] for rel in report.new_stubs}, key=lambda c: int(c[2:]))
-    lang = config.lang()
     made = t("init:made", lang, version=report.version, folder=report.folder, chapters=", ".join(chapters))
     print(made)
     readme = "README.vi.md" if lang == "vi" else "README.md"  # each chapter has both
@@ -33,30 +34,31 @@ def _init(args: argparse.Namespace) -> int:
 def _upgrade(args: argparse.Namespace) -> int:
     from graders.student import workspace
 
+    lang = config.lang()
     folder = Path(args.folder) if args.folder else find_workspace(Path.cwd().resolve())
     if folder is None:
-        print("dtlab upgrade: not inside a dtlab workspace; name its folder", file=sys.stderr)
+        print(t("upgrade:no workspace", lang), file=sys.stderr)
         return 2
     try:
         report = workspace.upgrade(folder)
     except workspace.WorkspaceError as exc:
-        print(f"dtlab upgrade: {exc}", file=sys.stderr)
+        print(f"dtlab upgrade: {exception_text(exc, lang)}", file=sys.stderr)
         return 2
-    print(f"dtlab upgrade: {report.folder} from kit {report.before} to {report.version}")
+    print(t("upgrade:done", lang, folder=report.folder, before=report.before, version=report.version))
     for label, paths in (
-        ("updated", report.written),
-        ("new stub", report.new_stubs),
-        ("stub replaced (it held nothing of yours)", report.replaced),
-        ("removed (no longer in the kit)", report.removed),
+        ("upgrade:updated", report.written),
+        ("upgrade:new stub", report.new_stubs),
+        ("upgrade:replaced", report.replaced),
+        ("upgrade:removed", report.removed),
     ):
         for rel in paths:
-            print(f"  {label}: {rel}")
+            print(f"  {t(label, lang)}: {rel}")
     if report.kept:
-        print(f"  kept as they are (your code): {len(report.kept)} module(s)")
+        print("  " + t("upgrade:kept", lang, count=len(report.kept)))
     for note in report.notes:
-        print(f"note: {note}; your file is unchanged: the graders call the new stub's signature")
+        print(t("upgrade:note", lang, note=in_lang(note, lang)))
     if not (report.written or report.new_stubs or report.replaced or report.removed):
-        print("  already up to date")
+        print("  " + t("upgrade:up to date", lang))
     return 0
 
 

@@ -7,19 +7,22 @@ import argparse
 import sys
 from pathlib import Path
 
-from graders import catalog
+from graders import catalog, config
+from graders.words.text import in_lang
+from graders.words.vocabulary import t
 
 
 def _release(args: argparse.Namespace) -> int:
     from graders.authoring import release
 
+    lang = config.lang()
     if args.chapters and not args.github_classroom:
-        print("dtlab release: --chapters chooses what --github-classroom grades; add it", file=sys.stderr)
+        print(t("release:chapters alone", lang), file=sys.stderr)
         return 2
     classroom = (args.chapters or list(catalog.CHAPTERS)) if args.github_classroom else None
     unknown = catalog.unknown_chapters(classroom or [])
     if unknown:
-        print(unknown, file=sys.stderr)
+        print(in_lang(unknown, lang), file=sys.stderr)
         return 2
     out = Path(args.out_dir)
     if args.force and out.exists():
@@ -28,26 +31,32 @@ def _release(args: argparse.Namespace) -> int:
         shutil.rmtree(out)
     try:
         published = release.publish(out, classroom=classroom)
-    except FileExistsError as exc:
-        print(f"{exc}: choose an empty folder, or --force to replace it", file=sys.stderr)
+    except FileExistsError:
+        print(t("release:not empty", lang, out=out.absolute()), file=sys.stderr)
         return 2
     if published.leaks:
-        print(f"the release would give answers away; nothing was written to {out}:", file=sys.stderr)
+        print(t("release:leaks", lang, out=out), file=sys.stderr)
         for leak in published.leaks[:20]:
             print(f"  {leak}", file=sys.stderr)
         return 1
     files = published.files
     chapters = sorted({f.split("/")[1] for f in files if f.startswith("exercises/") and f.count("/") >= 2})
-    print(f"student release in {out}: {len(files)} files, chapters {', '.join(chapters)}")
-    print("left out: " + ", ".join(release.EXCLUDE) + "; no solution line appears in it")
+    print(t("release:made", lang, out=out, files=len(files), chapters=", ".join(chapters)))
+    print(t("release:left out", lang, excluded=", ".join(release.EXCLUDE)))
     if classroom is not None:
         from graders.authoring import classroom as github_classroom
 
         steps = github_classroom.steps(classroom)
         print(
-            f"GitHub Classroom: {github_classroom.WORKFLOW} grades {len(steps)} parts of "
-            f"{', '.join(classroom)} ({sum(s.points for s in steps)} points, {github_classroom.PROFILE} "
-            "profile); push the release to a template repository (docs/teachers.md, GitHub Classroom)"
+            t(
+                "release:classroom",
+                lang,
+                workflow=github_classroom.WORKFLOW,
+                parts=len(steps),
+                chapters=", ".join(classroom),
+                points=sum(s.points for s in steps),
+                profile=github_classroom.PROFILE,
+            )
         )
     return 0
 

@@ -6,9 +6,12 @@ import argparse
 import sys
 from pathlib import Path
 
+from graders import config
 from graders.plugin.run_spec import GradingRun, add_options
 from graders.student.fingerprint import PROFILE
 from graders.student.state import DEFAULT_PATH
+from graders.words.text import exception_text, in_lang
+from graders.words.vocabulary import t
 
 
 def _run(args: argparse.Namespace, profile: str | None = None) -> GradingRun | None:
@@ -23,12 +26,10 @@ def _run(args: argparse.Namespace, profile: str | None = None) -> GradingRun | N
             profile=getattr(args, "profile", None) or profile,
         ).with_defaults()
     except ValueError as exc:  # InvalidRun, ImplNotFound
-        print(f"dtlab {args.command}: {exc}", file=sys.stderr)
+        print(f"dtlab {args.command}: {exception_text(exc, args.lang or config.lang())}", file=sys.stderr)
         return None
     if run.impl.label == "exercises" and not run.impl.root.is_dir():  # an installed kit, outside a workspace
-        print(
-            f"dtlab {args.command}: no exercises/ here: `dtlab init DIR`, then run it in DIR", file=sys.stderr
-        )
+        print(f"dtlab {args.command}: {t('student:no exercises', run.lang)}", file=sys.stderr)
         return None
     return run
 
@@ -67,15 +68,19 @@ def _part(args: argparse.Namespace) -> int:
 def _watch(args: argparse.Namespace) -> int:
     from graders import catalog
 
+    lang = args.lang or config.lang()
     unknown = catalog.unknown_chapters([args.chapter])
     if unknown:
-        print(unknown, file=sys.stderr)
+        print(in_lang(unknown, lang), file=sys.stderr)
         return 2
     chapter = catalog.CHAPTERS[args.chapter]
     exercise = args.exercise and (args.exercise if "." in args.exercise else f"{chapter.id}.{args.exercise}")
     if exercise and exercise not in {e.id for e in chapter.exercises}:
         names = ", ".join(e.id.split(".", 1)[1] for e in chapter.exercises)
-        print(f"{chapter.id} has no exercise {args.exercise}; choose from {names}", file=sys.stderr)
+        print(
+            t("student:no exercise", lang, chapter=chapter.id, exercise=args.exercise, names=names),
+            file=sys.stderr,
+        )
         return 2
     run = _run(args)
     if run is None:

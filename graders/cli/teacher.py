@@ -11,10 +11,12 @@ import argparse
 import sys
 from pathlib import Path
 
-from graders import catalog
+from graders import catalog, config
 from graders.cli import lms_export, release_command
 from graders.impl import KIT_ROOT
 from graders.plugin.run_spec import add_options
+from graders.words.text import exception_text, in_lang
+from graders.words.vocabulary import LANGS, t
 
 
 def _grade(args: argparse.Namespace) -> int:
@@ -41,9 +43,10 @@ def _grade_class(args: argparse.Namespace, submissions: Path, chapter: str, out:
     """Grade the class in ``submissions`` with the steps the options ask for, then ``then``'s."""
     from graders.grading import class_pipeline as pipeline
 
+    lang = args.lang or config.lang()
     unknown = catalog.unknown_chapters([chapter])
     if unknown:
-        print(unknown, file=sys.stderr)
+        print(in_lang(unknown, lang), file=sys.stderr)
         return 2
     try:
         run = pipeline.ClassRun(
@@ -61,7 +64,7 @@ def _grade_class(args: argparse.Namespace, submissions: Path, chapter: str, out:
             force=args.force,
         )
     except ValueError as exc:  # the grading run cannot be (graders.plugin.run_spec.InvalidRun)
-        print(f"dtlab grade: {exc}", file=sys.stderr)
+        print(f"dtlab grade: {exception_text(exc, lang)}", file=sys.stderr)
         return 2
     similarity = args.threshold if args.similarity else None
     steps = pipeline.grading_steps(exports=lms_export.exports(args), similarity=similarity)
@@ -98,7 +101,7 @@ def _settings(args: argparse.Namespace, chapter: str | None = None):
         args.profile,
         args.deadline,
         limits,
-        lang=args.lang,
+        lang=args.lang or config.lang(),
         diagnose=not args.no_misconceptions,
     )
 
@@ -109,7 +112,7 @@ def _similarity(args: argparse.Namespace) -> int:
 
     unknown = catalog.unknown_chapters([args.chapter])
     if unknown:
-        print(unknown, file=sys.stderr)
+        print(in_lang(unknown, config.lang()), file=sys.stderr)
         return 2
     run = pipeline.ClassRun(
         args.chapter,
@@ -118,7 +121,7 @@ def _similarity(args: argparse.Namespace) -> int:
         assignment=args.assignment,
         command="dtlab similarity",
     )
-    steps = [pipeline.RequireSimilarity(), pipeline.Intake(), pipeline.SaySkipped("not compared")]
+    steps = [pipeline.RequireSimilarity(), pipeline.Intake(), pipeline.SaySkipped("class:not compared")]
     return _run(run, [*steps, pipeline.FlagSimilar(args.threshold)])
 
 
@@ -146,14 +149,13 @@ def _gradescope_build(args: argparse.Namespace) -> int:
 
     unknown = catalog.unknown_chapters([args.chapter])
     if unknown:
-        print(unknown, file=sys.stderr)
+        print(in_lang(unknown, config.lang()), file=sys.stderr)
         return 2
-    names = gradescope.build(Path(args.out), args.chapter, args.profile)
+    lang = config.lang()
+    names = gradescope.build(Path(args.out), args.chapter, args.profile, lang=lang if lang in LANGS else "en")
     hidden = sum(1 for n in names if n.startswith("kit/hidden/"))
-    print(
-        f"{args.out}: setup.sh, run_autograder and the kit ({len(names)} files, {hidden} hidden grader files)"
-    )
-    print("upload it as the assignment's autograder (Gradescope: Configure Autograder → Zip file upload)")
+    print(t("gradescope:built", lang, out=args.out, files=len(names), hidden=hidden))
+    print(t("gradescope:upload", lang))
     return 0
 
 
@@ -163,14 +165,12 @@ def _nbgrader_init(args: argparse.Namespace) -> int:
     chapters = args.chapters or list(catalog.CHAPTERS)
     unknown = catalog.unknown_chapters(chapters)
     if unknown:
-        print(unknown, file=sys.stderr)
+        print(in_lang(unknown, config.lang()), file=sys.stderr)
         return 2
+    lang = config.lang()
     for path in nbgrader.init(Path(args.course_dir), chapters):
-        print(f"wrote {path}")
-    print(
-        f"next: cd {args.course_dir} && nbgrader generate_assignment {chapters[0]}; after collecting, "
-        f"nbgrader autograde {chapters[0]} (or dtlab grade {args.course_dir} --chapter {chapters[0]})"
-    )
+        print(t("nbgrader:wrote", lang, path=path))
+    print(t("nbgrader:next", lang, course=args.course_dir, chapter=chapters[0]))
     return 0
 
 
@@ -206,7 +206,7 @@ def _common(parser: argparse.ArgumentParser, out_default: str | None) -> None:
     parser.add_argument("--executor", default="local", choices=("local", "dask"))
     parser.add_argument("--scheduler", default=None, help="Dask scheduler address (with --executor dask)")
     parser.add_argument("--force", action="store_true", help="regrade students that already have a result")
-    add_options(parser, "lang", lang="en")
+    add_options(parser, "lang")
     parser.add_argument(
         "--no-misconceptions",
         action="store_true",

@@ -44,31 +44,37 @@ class BatchOutcome:
 
 
 class Progress:
-    """One line per finished student, with a bar and an estimate of the time left."""
+    """One line per finished student, with a bar and an estimate of the time left, in ``lang``."""
 
-    def __init__(self, total: int, stream=None) -> None:
+    def __init__(self, total: int, stream=None, lang: str = "en") -> None:
         self.total = total
         self.done = 0
         self.started = time.monotonic()
         self.stream = stream or sys.stdout
+        self.lang = lang
         self.lock = threading.Lock()
 
     def __call__(self, result: StudentResult, resumed: bool = False) -> None:
         with self.lock:
             self.done += 1
             elapsed = time.monotonic() - self.started
-            width = 20
-            filled = round(width * self.done / max(1, self.total))
-            left = self.total - self.done
-            eta = f" · eta {_clock(elapsed / max(1, self.done) * left)}" if left and not resumed else ""
-            earned, possible = result.book.total
-            why = f" · {one_line(result.error.splitlines()[0])[:70]}" if result.error else ""
-            how = "resumed" if resumed else f"{result.seconds:5.1f} s"
-            self.stream.write(
-                f"[{'#' * filled}{'.' * (width - filled)}] {self.done:>3}/{self.total} "
-                f"{result.student_id:<20} {earned:>3}/{possible:<3} {how}{eta}{why}\n"
-            )
+            self.stream.write(self.line(result, resumed, elapsed) + "\n")
             self.stream.flush()
+
+    def line(self, result: StudentResult, resumed: bool, elapsed: float) -> str:
+        """The line of the ``self.done``-th student, ``elapsed`` seconds into the batch."""
+        lang, width = self.lang, 20
+        filled = round(width * self.done / max(1, self.total))
+        left = self.total - self.done
+        eta = _clock(elapsed / max(1, self.done) * left)
+        eta = f" · {t('progress:eta', lang, left=eta)}" if left and not resumed else ""
+        earned, possible = result.book.total
+        why = f" · {one_line(result.error.splitlines()[0])[:70]}" if result.error else ""
+        how = t("progress:resumed", lang) if resumed else f"{format_number(result.seconds, '5.1f', lang)} s"
+        return (
+            f"[{'#' * filled}{'.' * (width - filled)}] {self.done:>3}/{self.total} "
+            f"{result.student_id:<20} {format_number(earned, '>3', lang)}/{possible:<3} {how}{eta}{why}"
+        )
 
 
 def _clock(seconds: float) -> str:
@@ -204,9 +210,9 @@ def _grade_with_dask(todo: list[Staged], settings: Settings, scheduler: str | No
     try:
         from distributed import Client, as_completed
     except ImportError:
-        raise SystemExit("--executor dask needs the dask extra: pip install 'dtlab[dask]'") from None
+        raise SystemExit(t("class:no dask", settings.lang)) from None
     if not scheduler:
-        raise SystemExit("--executor dask needs --scheduler ADDRESS (tcp://host:port)")
+        raise SystemExit(t("class:no scheduler", settings.lang))
     plain = settings.to_dict()
     plain.pop("kit_root")  # each worker grades with its own kit
     with Client(scheduler, timeout=60) as client:

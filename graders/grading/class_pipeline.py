@@ -19,10 +19,11 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-from graders import catalog
+from graders import catalog, config
 from graders.grading.intake import Staged
 from graders.grading.reports.similarity import DEFAULT_THRESHOLD
 from graders.grading.result import Settings, StudentResult
+from graders.words.text import exception_text, in_lang
 from graders.words.vocabulary import t
 
 if TYPE_CHECKING:
@@ -60,9 +61,9 @@ class ClassRun:
 
     @property
     def lang(self) -> str:
-        """The language the teacher reads: the run's feedback language (English where nothing is
-        graded)."""
-        return self.settings.run.lang if self.settings is not None else "en"
+        """The language the teacher reads: the run's feedback language (``DTLAB_LANG``'s where
+        nothing is graded)."""
+        return self.settings.run.lang if self.settings is not None else config.lang()
 
     def __post_init__(self) -> None:
         unknown = catalog.unknown_chapters([self.chapter])
@@ -118,7 +119,7 @@ def grading_steps(*, exports: Exports = Exports(), similarity: float | None = No
     steps: list[Step] = [RequireSimilarity()] if similarity is not None else []
     steps += [Intake()]
     steps += [CheckExports(exports)] if exports.kinds else []
-    steps += [SaySkipped("not graded"), Grade(), NameMisconceptions(), WriteOutputs()]
+    steps += [SaySkipped("class:not graded"), Grade(), NameMisconceptions(), WriteOutputs()]
     steps += [ExportLMS(exports)] if exports.kinds else []
     steps += [FlagSimilar(similarity)] if similarity is not None else []
     return [*steps, ClassReport()]
@@ -154,7 +155,7 @@ class Intake:
             found = intake.discover(run.submissions, run.chapter, run.assignment, mtimes=run.mtimes)
             roster = outputs.read_roster(run.roster) if run.roster else {}
         except (FileNotFoundError, ValueError) as exc:
-            raise Stopped(f"{run.command}: {exc}") from None
+            raise Stopped(f"{run.command}: {exception_text(exc, run.lang)}") from None
         return replace(
             state, staged=tuple(found.staged), skipped=tuple(found.skipped), duedate=duedate, roster=roster
         )
@@ -177,19 +178,20 @@ class CheckExports:
             if "canvas" in kinds:
                 gradebooks.canvas_header(run.assignment or run.chapter, self.exports.canvas_assignment_id)
         except ValueError as exc:
-            raise Stopped(f"{run.command}: {exc}") from None
+            raise Stopped(f"{run.command}: {exception_text(exc, run.lang)}") from None
         return state
 
 
 @dataclass(frozen=True)
 class SaySkipped:
-    """Name, on stderr, what looked like a submission and is not taken (``not graded: …``)."""
+    """Name, on stderr, what looked like a submission and is not taken (``not graded: …``);
+    ``verb`` is the word that says so (``"class:not graded"``)."""
 
     verb: str
 
     def __call__(self, run: ClassRun, state: ClassState) -> ClassState:
         for skipped in state.skipped:
-            print(f"{self.verb}: {skipped}", file=sys.stderr)
+            print(f"{t(self.verb, run.lang)}: {in_lang(skipped, run.lang)}", file=sys.stderr)
         return state
 
 
@@ -212,10 +214,10 @@ class Grade:
                 executor=run.executor,
                 scheduler=run.scheduler,
                 force=run.force,
-                progress=batch.Progress(count),
+                progress=batch.Progress(count, lang=run.lang),
             )
         except sandbox.UnsafeIsolation as exc:
-            raise Stopped(str(exc)) from None
+            raise Stopped(exception_text(exc, run.lang)) from None
         except KeyboardInterrupt:
             raise Stopped(
                 "\n" + t("class:interrupted", run.lang, kept=out / ".dtlab" / "results"),
@@ -299,7 +301,10 @@ class ExportLMS:
         )
         for export in written:
             for why in export.skipped:
-                print(f"{export.path.name}: left out {why}", file=sys.stderr)
+                print(
+                    t("class:left out of", run.lang, file=export.path.name, why=in_lang(why, run.lang)),
+                    file=sys.stderr,
+                )
             warning = gradebooks.email_case_warning(export, run.lang)
             if warning:
                 print(warning, file=sys.stderr)
@@ -372,6 +377,6 @@ class RecordInGradebook:
                 state.results, run.chapter, assignment, self.db_url, self.course_id, run.settings.lang
             )
         except nbgrader_gradebook.GradebookMismatch as exc:
-            raise Stopped(f"dtlab nbgrader grade: {exc}") from None
+            raise Stopped(f"dtlab nbgrader grade: {exception_text(exc, run.lang)}") from None
         print(t("class:nbgrader", run.lang, db=self.db_url, count=len(recorded), assignment=assignment))
         return replace(state, recorded=tuple(recorded))

@@ -35,6 +35,8 @@ from pathlib import Path, PurePosixPath
 
 from graders import catalog
 from graders.grading import timestamps
+from graders.words.messages import say
+from graders.words.text import said_by
 
 MAX_FILE_BYTES = 512 * 1024
 MAX_ZIP_BYTES = 64 * 1024 * 1024
@@ -90,7 +92,7 @@ def discover(root: Path, chapter: str, assignment: str | None = None, mtimes: bo
     """Every submission under ``root``, staged; raises :class:`ValueError` for a mixed layout."""
     root = Path(root)
     if not root.is_dir():
-        raise FileNotFoundError(f"{root} is not a folder of submissions")
+        raise FileNotFoundError(say("intake:not a folder", root=root))
     submitted = root / "submitted" if (root / "submitted").is_dir() else None
     if submitted is None and root.name == "submitted":
         submitted = root
@@ -102,7 +104,7 @@ def discover(root: Path, chapter: str, assignment: str | None = None, mtimes: bo
     ids = [s.student_id for s in collection.staged]
     duplicates = sorted({i for i in ids if ids.count(i) > 1})
     if duplicates:
-        raise ValueError(f"several submissions for {', '.join(duplicates)} (a folder and a zip?)")
+        raise ValueError(say("intake:duplicates", ids=", ".join(duplicates)))
     collection.staged.sort(key=lambda s: s.student_id)
     return collection
 
@@ -118,11 +120,7 @@ def _refuse_a_mixed_layout(root: Path, submitted: Path) -> None:
         and (entry.is_dir() or entry.suffix == ".zip")
     ]
     if others:
-        raise ValueError(
-            f"{root} holds nbgrader's submitted/ and other submissions, which would not be graded: "
-            f"{', '.join(others)}. Grade each layout on its own (or move these into "
-            "submitted/<student>/<assignment>/)."
-        )
+        raise ValueError(say("intake:mixed layout", root=root, others=", ".join(others)))
 
 
 def _nbgrader_layout(submitted: Path, chapter: str, assignment: str) -> Collection:
@@ -131,7 +129,9 @@ def _nbgrader_layout(submitted: Path, chapter: str, assignment: str) -> Collecti
     for student in _children(submitted):
         folder = student / assignment
         if not folder.is_dir():
-            collection.skipped.append(f"submitted/{student.name}: no {assignment}/ folder")
+            collection.skipped.append(
+                say("intake:no assignment folder", student=student.name, assignment=assignment)
+            )
             continue
         item = stage(folder_entries(folder), student.name, chapter, modules, str(folder), NBGRADER_FILES)
         item.timestamp = _nbgrader_timestamp(folder, item.notes)
@@ -144,7 +144,7 @@ def _one_per_student(root: Path, chapter: str, mtimes: bool) -> Collection:
     collection = Collection([])
     for entry in _children(root, with_files=True):
         if entry.is_symlink():
-            collection.skipped.append(f"{entry.name}: a symbolic link")
+            collection.skipped.append(say("intake:symbolic link", name=entry.name))
         elif entry.is_dir():
             item = stage(folder_entries(entry), entry.name, chapter, modules, str(entry))
             collection.staged.append(item)
@@ -152,7 +152,7 @@ def _one_per_student(root: Path, chapter: str, mtimes: bool) -> Collection:
             item = _stage_zip(entry, chapter, modules)
             collection.staged.append(item)
         else:
-            collection.skipped.append(f"{entry.name}: not a folder or a .zip archive")
+            collection.skipped.append(say("intake:not a submission", name=entry.name))
             continue
         if mtimes:
             item.timestamp = _modified(entry, item)
@@ -205,12 +205,14 @@ def folder_entries(folder: Path, max_entries: int = 2000) -> list[Entry]:
 def _stage_zip(archive: Path, chapter: str, modules: tuple[str, ...]) -> Staged:
     student = student_id_of(archive.stem)
     if archive.stat().st_size > MAX_ZIP_BYTES:
-        return Staged(student, {}, [f"{archive.name} is larger than {MAX_ZIP_BYTES >> 20} MB: not opened"])
+        return Staged(
+            student, {}, [say("intake:zip too large", archive=archive.name, mb=MAX_ZIP_BYTES >> 20)]
+        )
     try:
         zf = zipfile.ZipFile(archive)
         infos = zf.infolist()
     except (zipfile.BadZipFile, OSError) as exc:
-        return Staged(student, {}, [f"{archive.name} is not a readable zip archive ({exc})"])
+        return Staged(student, {}, [say("intake:bad zip", archive=archive.name, error=exc)])
     entries = []
     for info in infos:
         if info.is_dir():
@@ -270,27 +272,28 @@ def stage(
     for entry in entries:
         base = entry.path[len(prefix) :] if entry.path.startswith(prefix) else None
         if entry.kind == "outside":
-            notes.append(f"ignored {entry.path!r}: a path outside the archive (zip slip)")
+            notes.append(say("intake:zip slip", path=entry.path))
         elif entry.kind == "symlink":
-            notes.append(f"ignored {entry.path}: a symbolic link")
+            notes.append(say("intake:ignored link", path=entry.path))
         elif DANGEROUS.search(entry.path):
-            notes.append(f"ignored {entry.path}: only the chapter's module files are graded")
+            notes.append(say("intake:ignored other", path=entry.path))
         elif base in wanted and entry.kind == "file":
             if entry.size > MAX_FILE_BYTES:
-                notes.append(f"ignored {entry.path}: larger than {MAX_FILE_BYTES // 1024} KB")
+                notes.append(say("intake:too large", path=entry.path, kb=MAX_FILE_BYTES // 1024))
                 continue
             try:
                 files[base] = entry.read()
             except _TooLarge:
-                notes.append(f"ignored {entry.path}: larger than {MAX_FILE_BYTES // 1024} KB")
+                notes.append(say("intake:too large", path=entry.path, kb=MAX_FILE_BYTES // 1024))
             except Exception as exc:  # noqa: BLE001 - a broken or lying archive entry, whatever the error
-                notes.append(f"ignored {entry.path}: unreadable ({type(exc).__name__}: {exc})")
+                error = f"{type(exc).__name__}: {exc}"
+                notes.append(say("intake:unreadable", path=entry.path, error=error))
         elif not ("/" not in entry.path and any(fnmatch.fnmatch(entry.path, p) for p in expected)):
             ignored += 1
     if ignored:
-        notes.append(f"{ignored} other file(s) ignored: only {', '.join(sorted(wanted))} are graded")
+        notes.append(say("intake:others ignored", count=ignored, wanted=", ".join(sorted(wanted))))
     for name in sorted(wanted - set(files)):
-        notes.append(f"{name} is missing from the submission")
+        notes.append(say("intake:missing", name=name))
     return Staged(student_id_of(student), files, notes, source=source)
 
 
@@ -298,11 +301,11 @@ def _nbgrader_timestamp(folder: Path, notes: list[str]) -> str:
     """nbgrader's ``timestamp.txt`` as ISO 8601 with its offset; "" (and a note) when unusable."""
     path = folder / "timestamp.txt"
     if not path.is_file() or path.is_symlink():
-        notes.append("no timestamp.txt: when it was submitted is unknown (no late verdict)")
+        notes.append(say("intake:no timestamp"))
         return ""
     text = path.read_text(errors="replace").strip()[:64]
     try:
         return timestamps.nbgrader_time(text).isoformat()
     except ValueError as exc:
-        notes.append(f"timestamp.txt is unusable ({exc}): no late verdict")
+        notes.append(say("intake:bad timestamp", error=said_by(exc)))
         return ""

@@ -9,6 +9,7 @@ from graders.gradebook import Gradebook
 from graders.grading.sandbox import Limits
 from graders.impl import KIT_ROOT
 from graders.plugin.run_spec import GradingRun
+from graders.words.messages import say
 
 #: the backend a class is graded with: alike on any machine (the sandbox shows no GPU)
 CLASS_BACKEND = "gloo"
@@ -127,5 +128,5 @@ def missing_graders(chapter: str, kit_root: Path = KIT_ROOT) -> str:
     """Why ``kit_root`` cannot grade ``chapter`` ("" when it can): its public graders are missing."""
     public = Path(kit_root) / "exercises" / chapter
     if not any(public.glob("test_*.py")):
-        return f"no graders for {chapter}: {public} has no test_*.py files"
+        return say("verdict:no graders", chapter=chapter, folder=public)
     return ""

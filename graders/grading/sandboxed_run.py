@@ -28,6 +28,8 @@ from graders.grading.intake import Staged
 from graders.grading.result import Settings, StudentResult, grader_files, missing_graders
 from graders.grading.verdict import fill_unreported, interpret
 from graders.proc import tail_file
+from graders.words.messages import say
+from graders.words.text import in_lang
 
 REPORT_LIMIT = 32 * 1024 * 1024
 
@@ -100,7 +102,7 @@ def grade(staged: Staged, settings: Settings, server, base: Path, slot: int = 0)
         request, group = _request(workdir, root_dir, settings, slot)
         messages, timed_out = _run(server, request, settings.limits.wall_s)
     except (OSError, EOFError) as exc:  # the sandbox could not be set up for this job: the batch goes on
-        return _not_graded(staged, settings, f"the sandbox could not be set up: {exc}")
+        return _not_graded(staged, settings, say("verdict:no sandbox", error=exc))
     finally:
         hit = group.events() if group else []
         if group:
@@ -153,15 +155,15 @@ def _run(server, request: dict, wall_s: float) -> tuple[list[dict], bool]:
         os.close(read_fd)
 
 
-def _not_graded(staged: Staged, settings: Settings, why: str) -> StudentResult:
+def _not_graded(staged: Staged, settings: Settings, why: object) -> StudentResult:
     book = Gradebook(impl=staged.student_id, profile=settings.profile)
     fill_unreported(book, settings.chapter, why)
     return StudentResult(
         staged.student_id,
         book,
-        error=why,
+        error=in_lang(why, settings.lang),
         error_kind=FailureKind.INTERNAL,
-        notes=list(staged.notes),
+        notes=[in_lang(note, settings.lang) for note in staged.notes],
         timestamp=staged.timestamp,
         digest=staged.digest,
     )

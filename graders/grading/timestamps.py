@@ -14,6 +14,8 @@ import re
 from datetime import UTC, datetime, timedelta, timezone
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from graders.words.messages import say
+
 _NBGRADER = re.compile(r"^(\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:\.\d+)?)(?:\s*(\S+))?$")
 _OFFSET = re.compile(r"^([+-])(\d\d):?(\d\d)?$")
 _UTC_NAMES = {"UTC", "GMT", "Z", "UT"}
@@ -30,7 +32,7 @@ def _zone(name: str) -> timezone | ZoneInfo:
     try:
         return ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError):
-        raise ValueError(f"unknown time zone {name!r} (use an offset such as +07:00, or UTC)") from None
+        raise ValueError(say("time:unknown zone", zone=name)) from None
 
 
 def parse(text: str) -> datetime:
@@ -38,9 +40,9 @@ def parse(text: str) -> datetime:
     try:
         moment = datetime.fromisoformat(text.strip())
     except ValueError:
-        raise ValueError(f"{text!r} is not an ISO 8601 date and time") from None
+        raise ValueError(say("time:not iso", text=text)) from None
     if moment.tzinfo is None:
-        raise ValueError(f"{text!r} has no time zone: write it as {moment.isoformat()}+07:00 or ...Z")
+        raise ValueError(say("time:no zone", text=text, moment=moment.isoformat()))
     return moment
 
 

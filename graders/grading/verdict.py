@@ -16,6 +16,8 @@ from graders.errors import Failure, FailureKind
 from graders.gradebook import FAILED, Gradebook
 from graders.grading.intake import Staged
 from graders.grading.result import Settings, StudentResult
+from graders.words.messages import say
+from graders.words.text import in_lang
 
 
 def interpret(
@@ -40,21 +42,19 @@ def interpret(
         error, kind = _no_report(messages, status, timed_out, hit, limits, driver_log)
     notes = list(staged.notes)
     if "memory" in hit and kind != FailureKind.MEMORY:
-        notes.append(f"the submission reached the {limits.memory_mb} MB memory ceiling while being graded")
+        notes.append(say("verdict:memory note", mb=limits.memory_mb))
     if "pids" in hit and kind != FailureKind.PIDS:
-        notes.append(f"the submission reached the ceiling of {limits.pids} processes while being graded")
+        notes.append(say("verdict:pids note", pids=limits.pids))
     if (report or {}).get("run", {}).get("disk_full"):
-        notes.append(
-            f"disk quota exceeded: the submission filled its {limits.disk_mb} MB work area "
-            "(work folder, /tmp and /dev/shm); writes failed from then on"
-        )
+        notes.append(say("verdict:disk note", mb=limits.disk_mb))
     fill_unreported(book, settings.chapter, error)
+    lang = settings.lang  # the result keeps its texts in the class's language (the store's key has it)
     return StudentResult(
         staged.student_id,
         book,
-        error=error,
+        error=in_lang(error, lang),
         error_kind=kind,
-        notes=notes,
+        notes=[in_lang(note, lang) for note in notes],
         timestamp=staged.timestamp,
         digest=staged.digest,
         timing=(report or {}).get("timing", {}),
@@ -66,18 +66,13 @@ def _incomplete(run: dict, settings: Settings) -> tuple[str, str]:
     """Why a run that reported is not a whole grading (``("", "")`` when it is)."""
     if run.get("collection_errors"):
         errors = "\n".join(run["collection_errors"])
-        return f"the graders could not be collected:\n{errors}", FailureKind.INTERNAL
+        return say("verdict:not collected", errors=errors), FailureKind.INTERNAL
     if run and not run.get("collected"):
-        return (
-            f"the graders collected no test: {settings.kit_root} has no graders for {settings.chapter}",
-            FailureKind.INTERNAL,
-        )
+        kit, chapter = settings.kit_root, settings.chapter
+        return say("verdict:collected nothing", kit=kit, chapter=chapter), FailureKind.INTERNAL
     if run.get("not_run"):
-        return (
-            f"grading was interrupted: {run['not_run']} of {run['collected']} tests did not run, "
-            "and the parts they grade score 0",
-            FailureKind.INTERRUPTED,
-        )
+        said = say("verdict:interrupted", not_run=run["not_run"], collected=run["collected"])
+        return said, FailureKind.INTERRUPTED
     return "", ""
 
 
@@ -86,17 +81,17 @@ def _no_report(
 ) -> tuple[str, str]:
     driver_error = next((m["driver_error"] for m in messages if "driver_error" in m), "")
     if timed_out:
-        return f"grading took longer than the {limits.wall_s:g} s limit and was stopped", FailureKind.TIMEOUT
+        return say("verdict:timeout", seconds=limits.wall_s), FailureKind.TIMEOUT
     if "memory" in hit:
-        return f"the submission reached the {limits.memory_mb} MB memory ceiling", FailureKind.MEMORY
+        return say("verdict:memory", mb=limits.memory_mb), FailureKind.MEMORY
     if "pids" in hit:
-        return f"the submission reached the ceiling of {limits.pids} processes", FailureKind.PIDS
+        return say("verdict:pids", pids=limits.pids), FailureKind.PIDS
     if status.get("setup_error") or driver_error:
         return status.get("setup_error") or driver_error, FailureKind.INTERNAL
     if status.get("signal"):
-        return f"the grading driver was killed by {status['signal']} before it reported", FailureKind.KILLED
-    exit_code = status.get("exit", "unknown: the supervisor reported nothing")
-    return f"the graders produced no report (exit {exit_code}):\n{driver_log}", FailureKind.INTERNAL
+        return say("verdict:killed", signal=status["signal"]), FailureKind.KILLED
+    exit_code = status["exit"] if "exit" in status else say("verdict:no exit")
+    return say("verdict:no report", exit=exit_code, log=driver_log), FailureKind.INTERNAL
 
 
 def _figures_of(report: dict | None) -> dict[str, str]:
@@ -116,9 +111,10 @@ def _figures_of(report: dict | None) -> dict[str, str]:
     }
 
 
-def fill_unreported(book: Gradebook, chapter: str, error: str) -> None:
-    """Every part of the chapter appears in the gradebook, failed with the reason if never graded."""
-    why = error or "not graded: no test of this part reported a result"
+def fill_unreported(book: Gradebook, chapter: str, error: object) -> None:
+    """Every part of the chapter appears in the gradebook, failed with the reason (a Text, or a
+    str) if never graded."""
+    why = error or say("verdict:part not reported")
     for exercise in catalog.CHAPTERS[chapter].exercises:
         for part in exercise.parts:
             if f"{exercise.id}::{part}" not in book.parts:

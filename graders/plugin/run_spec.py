@@ -29,6 +29,9 @@ from pathlib import Path
 
 from graders import config
 from graders.impl import Impl, ImplNotFound
+from graders.words.messages import say
+from graders.words.numbers import is_number
+from graders.words.text import join, number
 from graders.words.vocabulary import LANGS
 from graders.world.backend import BACKENDS
 
@@ -126,7 +129,7 @@ class GradingRun:
         problems += _outside_the_catalogue(self.chapters, self.exercises)
         problems = [p for p in problems if p]
         if problems:
-            raise InvalidRun("; ".join(problems))
+            raise InvalidRun(join("; ", problems))
 
     def with_defaults(self, *, unsaid: tuple[str, ...] = ()) -> GradingRun:
         """This run with every setting it leaves unsaid (``impl``, ``profile``, ``lang``,
@@ -198,14 +201,15 @@ _DEFAULTS = {
 
 
 def _problem(name: str, value) -> str:
-    """What is wrong with ``value`` as the run's ``name`` ("" when nothing is, or it is unsaid)."""
+    """What is wrong with ``value`` as the run's ``name`` ("" when nothing is, or it is unsaid), in
+    every language."""
     choices = {"profile": PROFILES, "lang": LANGS, "backend": BACKENDS}.get(name)
     if value is None:
         return ""
     if choices is not None and value not in choices:
-        return f"unknown {name} {value!r}: choose one of {', '.join(choices)}"
+        return say("run:unknown choice", name=name, value=value, choices=", ".join(choices))
     if name == "deadline" and not (isinstance(value, int | float) and math.isfinite(value) and value > 0):
-        return f"a deadline of {value!r} s: one task's deadline must be a number of seconds above 0"
+        return say("run:deadline", value=number(value) if is_number(value) else repr(value))
     return ""
 
 
@@ -218,15 +222,15 @@ def _default(name: str):
         try:
             return Impl.resolve(text)
         except ImplNotFound:
-            raise ImplNotFound(f"${variable}={text!r}: no such folder") from None
+            raise ImplNotFound(f"${variable}={text!r}: " + say("run:no such folder")) from None
     value = text
     if name == "deadline":
         try:
             value = float(text)
         except ValueError:
-            raise InvalidRun(f"${variable}={text!r}: not a number of seconds") from None
+            raise InvalidRun(f"${variable}={text!r}: " + say("run:not seconds")) from None
     if _problem(name, value):
-        raise InvalidRun(f"${variable}={text!r}: {_problem(name, value)}")
+        raise InvalidRun(f"${variable}={text!r}: " + _problem(name, value))
     return value
 
 
@@ -239,11 +243,14 @@ def _outside_the_catalogue(chapters: tuple[str, ...], exercises: tuple[str, ...]
 
     problems = [catalog.unknown_chapters(chapters)]
     unknown = [e for e in exercises if e not in catalog.EXERCISES]
-    if unknown:
-        problems.append(f"unknown exercise{'s' if len(unknown) > 1 else ''} {', '.join(map(repr, unknown))}")
+    names = ", ".join(map(repr, unknown))
+    if len(unknown) > 1:
+        problems.append(say("run:unknown exercises", names=names))
+    elif unknown:
+        problems.append(say("run:unknown exercise", names=names))
     outside = [
         e for e in exercises if e in catalog.EXERCISES and chapters and e.split(".")[0] not in chapters
     ]
     if outside:
-        problems.append(f"{', '.join(outside)} not in the run's chapters ({', '.join(chapters)})")
+        problems.append(say("run:outside", exercises=", ".join(outside), chapters=", ".join(chapters)))
     return problems

@@ -20,6 +20,7 @@ from pathlib import Path
 from graders.impl import KIT_ROOT
 from graders.plugin.run_spec import GradingRun
 from graders.student.fingerprint import PROFILE
+from graders.words.vocabulary import t
 
 #: wall-clock limit of grading one chapter: a hang costs one task deadline, so this is generous
 TIMEOUT_S = 1800.0
@@ -94,14 +95,15 @@ def grade_together(
         try:
             rc = _run(argv, kit_root, log, timeout)
         except subprocess.TimeoutExpired:
-            why = f"grading took longer than {timeout:.0f} s"
+            why = too_long(timeout, run.lang)
             return [ChapterRun(c, None, why, timeout) for c in chapters]
         seconds = _shares(chapters, time.monotonic() - started)
         output = log.read_text(encoding="utf-8", errors="replace")
         book = _read(report)
         if rc in (0, 1) and book is not None:  # 1: some tests failed, which is a grade
             return [ChapterRun(c, _chapter_book(book, c), "", seconds[c]) for c in chapters]
-        return [ChapterRun(c, None, _reason(rc, output, book is None), seconds[c]) for c in chapters]
+        why = _reason(rc, output, book is None, run.lang)
+        return [ChapterRun(c, None, why, seconds[c]) for c in chapters]
 
 
 def _shares(chapters: tuple[str, ...], seconds: float) -> dict[str, float]:
@@ -156,15 +158,22 @@ def _read(report: Path) -> dict | None:
     return data if isinstance(data, dict) and isinstance(data.get("exercises"), list) else None
 
 
-def _reason(rc: int, output: str, no_report: bool) -> str:
-    """Why grading broke: pytest's status and the lines of its output that name the cause."""
+def too_long(timeout: float, lang: str | None) -> str:
+    """Why grading broke at the time limit, in ``lang``."""
+    return t("run:too long", lang or "en", seconds=timeout)
+
+
+def _reason(rc: int, output: str, no_report: bool, lang: str | None = "en") -> str:
+    """Why grading broke, in ``lang``: pytest's status and the lines of its output that name the
+    cause (as pytest wrote them)."""
     lines = [line.rstrip() for line in output.splitlines() if line.strip()]
     cause = [line for line in lines if line.startswith(("ERROR ", "ERROR:", "INTERNALERROR>", "E   "))]
     cause = cause or lines[-1:]
+    lang = lang or "en"
     if rc < 0:
-        head = f"pytest was killed by signal {-rc}"
+        head = t("run:killed", lang, signal=-rc)
     elif rc == 5:
-        head = "pytest collected no tests"
+        head = t("run:no tests", lang)
     else:
-        head = f"pytest exited with status {rc}" + (" without writing its gradebook" if no_report else "")
+        head = t("run:status", lang, status=rc) + (t("run:no gradebook", lang) if no_report else "")
     return "\n".join([head, *cause[-_REASON_LINES:]])

@@ -23,6 +23,8 @@ from graders.student import chapter_run as runner
 from graders.student.fingerprint import PROFILE, chapter_key
 from graders.student.progress import graded_record
 from graders.student.state import DEFAULT_PATH, ProgressState
+from graders.words.messages import say
+from graders.words.text import exception_text
 from graders.words.vocabulary import t
 
 MAX_BODY_LINES = 24
@@ -47,13 +49,13 @@ def resolve(chapter: str, exercise: str | None = None) -> tuple[str, str | None]
     known = [e.id for e in catalog.CHAPTERS[chapter].exercises]
     if f"{chapter}.{name}" not in known:
         names = ", ".join(e.split(".", 1)[1] for e in known)
-        raise UnknownTarget(f"{chapter} has no exercise {exercise!r}; its exercises are: {names}")
+        raise UnknownTarget(say("target:no exercise", chapter=chapter, exercise=exercise, names=names))
     return chapter, f"{chapter}.{name}"
 
 
-def _indented(lines: list[str]) -> list[str]:
+def _indented(lines: list[str], lang: str) -> list[str]:
     if len(lines) > MAX_BODY_LINES:
-        lines = lines[:MAX_BODY_LINES] + [f"… ({len(lines) - MAX_BODY_LINES} more lines)"]
+        lines = lines[:MAX_BODY_LINES] + [t("more lines", lang, count=len(lines) - MAX_BODY_LINES)]
     return [INDENT + line for line in lines]
 
 
@@ -97,7 +99,7 @@ def _failure_block(
     body = [clean(line).rstrip() for line in why.text("body", lang).strip("\n").splitlines()]
     if why.picture:
         body += [clean(line).rstrip() for line in why.text("picture", lang).splitlines()]
-    block = [head, *_indented(body or [t("internal without message", lang)])]
+    block = [head, *_indented(body or [t("internal without message", lang)], lang)]
     if named and said:
         text = named["said"].get(lang, named["said"]["en"])
         block.append(f"{INDENT}{t('likely misconception', lang)}: {clean(text)}")
@@ -175,16 +177,16 @@ def main(
     try:
         chapter, exercise = resolve(chapter, exercise)
     except UnknownTarget as exc:
-        print(f"dtlab check: {exc}", file=sys.stderr)
+        print(f"dtlab check: {exception_text(exc, lang)}", file=sys.stderr)
         return 2
     target = exercise or chapter
     key = chapter_key(run, chapter, kit_root) if exercise is None and not nproc else ""
-    said = f"{t('grading now', lang)} {target} · {run.impl.label} · profile {run.profile or PROFILE} …"
+    said = t("run:grading", lang, target=target, impl=run.impl.label, profile=run.profile or PROFILE)
     print(said, file=sys.stderr, flush=True)
     try:
         graded = runner.grade(run, chapter, exercise=exercise, kit_root=kit_root, nproc=nproc)
     except KeyboardInterrupt:
-        print("\ninterrupted", file=sys.stderr)
+        print("\n" + t("run:interrupted", lang), file=sys.stderr)
         return 130
     if graded.book is None:
         print(f"{target}: {t('grading error', lang)}: {graded.error}")

@@ -26,9 +26,11 @@ from graders.gradebook import NOT_RUN, PASSED, Gradebook
 from graders.impl import KIT_ROOT
 from graders.infra.files import write_atomic
 from graders.plugin.run_spec import GradingRun
-from graders.student.chapter_run import TIMEOUT_S, ChapterRun, _read, _reason, _run
+from graders.student.chapter_run import TIMEOUT_S, ChapterRun, _read, _reason, _run, too_long
 from graders.student.check import UnknownTarget, part_blocks, resolve
 from graders.student.fingerprint import chapter_key
+from graders.words.messages import say
+from graders.words.text import exception_text
 from graders.words.vocabulary import part_name, t
 
 #: the profile a part is graded with unless told: the one the teacher's grading uses
@@ -39,10 +41,10 @@ def resolve_part(target: str, part: str) -> tuple[str, str, str]:
     """``("ch2", "ch2.broadcast", "tree")`` from ``ch2.broadcast`` and ``tree``."""
     chapter, exercise = resolve(target)
     if exercise is None:
-        raise UnknownTarget(f"name an exercise, as in {catalog.CHAPTERS[chapter].exercises[0].id}")
+        raise UnknownTarget(say("target:name an exercise", example=catalog.CHAPTERS[chapter].exercises[0].id))
     parts = catalog.exercise(exercise).parts
     if part not in parts:
-        raise UnknownTarget(f"{exercise} has no part {part!r}; its parts are: {', '.join(parts)}")
+        raise UnknownTarget(say("target:no part", exercise=exercise, part=part, parts=", ".join(parts)))
     return chapter, exercise, part
 
 
@@ -81,13 +83,13 @@ def grade(
         try:
             rc = _run(argv, kit_root, log, timeout)
         except subprocess.TimeoutExpired:
-            return ChapterRun(chapter, None, f"grading took longer than {timeout:.0f} s", timeout)
+            return ChapterRun(chapter, None, too_long(timeout, run.lang), timeout)
         book = _read(report)
         seconds = time.monotonic() - started
         if rc in (0, 1) and book is not None:  # 1: some tests failed, which is a grade
             return ChapterRun(chapter, book, "", seconds)
         output = log.read_text(encoding="utf-8", errors="replace")
-        return ChapterRun(chapter, None, _reason(rc, output, book is None), seconds)
+        return ChapterRun(chapter, None, _reason(rc, output, book is None, run.lang), seconds)
 
 
 def graded_once(
@@ -101,7 +103,7 @@ def graded_once(
         return ChapterRun(**json.loads(path.read_text(encoding="utf-8")))
     except (OSError, ValueError, TypeError):
         pass
-    said = f"{t('grading now', run.lang)} {chapter} · {run.impl.label} · profile {_profile(run)} …"
+    said = t("run:grading", run.lang, target=chapter, impl=run.impl.label, profile=_profile(run))
     print(said, file=log, flush=True)
     graded = grade(run, chapter, (), kit_root)
     write_atomic(path, json.dumps(asdict(graded)))
@@ -117,12 +119,12 @@ def main(
     try:
         chapter, exercise, part = resolve_part(target, part)
     except UnknownTarget as exc:
-        print(f"dtlab part: {exc}", file=sys.stderr)
+        print(f"dtlab part: {exception_text(exc, lang)}", file=sys.stderr)
         return 2
     if gradebooks is not None:
         graded = graded_once(gradebooks, run, chapter, kit_root)
     else:
-        said = f"{t('grading now', lang)} {exercise} · {run.impl.label} · profile {_profile(run)} …"
+        said = t("run:grading", lang, target=exercise, impl=run.impl.label, profile=_profile(run))
         print(said, file=sys.stderr)
         graded = grade(run, chapter, (exercise,), kit_root)
     label = f"{exercise} [{part_name(part, lang)}]"

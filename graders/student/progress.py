@@ -24,6 +24,7 @@ from graders.student import chapter_run as runner
 from graders.student.fingerprint import chapter_key
 from graders.student.state import DEFAULT_PATH, ChapterRecord, ProgressState
 from graders.words.numbers import format_number
+from graders.words.text import in_lang
 from graders.words.vocabulary import t
 
 CHECKPOINT = "✓"
@@ -84,7 +85,7 @@ def progress(
         print(f"{t('grading now', lang)} {', '.join(to_grade)} …", file=log, flush=True)
     weights = {c: _weight(state, c) for c in to_grade}
     for graded in _grade_all(run, to_grade, kit_root, weights):
-        print(f"  {graded.chapter}: {graded.seconds:.1f} s", file=log, flush=True)
+        print(f"  {graded.chapter}: {format_number(graded.seconds, '.1f', lang)} s", file=log, flush=True)
         lines[graded.chapter] = _store(state, graded, keys, stubbed, log)
     return [lines[chapter] for chapter in chapters or list(catalog.CHAPTERS)]
 
@@ -107,7 +108,8 @@ def _grade_all(run: GradingRun, to_grade: dict[str, tuple[str, ...]], kit_root: 
                 run, chapters, exercises=() if full else tuple(narrowed), kit_root=kit_root
             )
         except OSError as exc:  # pytest could not even start (no such interpreter, no space for its files)
-            return [runner.ChapterRun(c, None, f"could not start pytest: {exc}") for c in chapters]
+            why = t("run:no pytest", run.lang, error=exc)
+            return [runner.ChapterRun(c, None, why) for c in chapters]
         if len(chapters) > 1 and any(graded.book is None for graded in runs):
             return [graded for c in chapters for graded in grade((c,))]
         return runs
@@ -257,12 +259,12 @@ def render(lines: list[ChapterLine], lang: str = "en") -> str:
 def main(run: GradingRun, chapters: list[str], *, refresh: bool, state_path: Path) -> int:
     unknown = catalog.unknown_chapters(chapters)
     if unknown:
-        print(unknown, file=sys.stderr)
+        print(in_lang(unknown, run.lang), file=sys.stderr)
         return 2
     try:
         lines = progress(run, chapters, refresh=refresh, state_path=state_path)
     except KeyboardInterrupt:
-        print(f"\ninterrupted: the chapters graded so far are kept in {state_path}", file=sys.stderr)
+        print("\n" + t("progress:interrupted", run.lang, path=state_path), file=sys.stderr)
         return 130
     print(render(lines, run.lang))
     return 1 if any(line.record is None for line in lines) else 0

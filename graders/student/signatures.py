@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import ast
 
+from graders.words.messages import say
+
 
 def _signature(node: ast.AST) -> str:
     if isinstance(node, ast.ClassDef):
@@ -47,14 +49,14 @@ def differences(student: str, stub: str) -> list[str]:
     if wanted is None:
         return []
     if mine is None:
-        return ["your file does not parse, so its signatures could not be compared with the new stub's"]
+        return [say("upgrade:does not parse")]
     said = []
     for name, signature in wanted.items():
         owner = name.partition(".")[0]
         if "." in name and owner not in mine:
             continue  # the class is missing: said once, for the class
         if name not in mine:
-            said.append(f"{name} is missing; the new stub declares `{signature}`")
+            said.append(say("upgrade:missing", name=name, signature=signature))
         elif mine[name] != signature:
-            said.append(f"{name}: yours is `{mine[name]}`, the new stub's is `{signature}`")
+            said.append(say("upgrade:differs", name=name, yours=mine[name], signature=signature))
     return said

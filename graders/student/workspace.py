@@ -34,6 +34,7 @@ from graders.authoring import pristine
 from graders.authoring.workspace_files import shipped
 from graders.impl import WORKSPACE_MARKER
 from graders.student.signatures import differences
+from graders.words.messages import say
 
 MANIFEST = f"exercises/{pristine.MANIFEST}"
 PYTEST_INI = (
@@ -87,9 +88,9 @@ def read_marker(folder: Path) -> dict:
     try:
         data = tomllib.loads((folder / WORKSPACE_MARKER).read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise WorkspaceError(f"{folder} is not a dtlab workspace (no {WORKSPACE_MARKER})") from None
+        raise WorkspaceError(say("workspace:not one", folder=folder, marker=WORKSPACE_MARKER)) from None
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise WorkspaceError(f"{folder / WORKSPACE_MARKER} cannot be read: {exc}") from None
+        raise WorkspaceError(say("workspace:unreadable", path=folder / WORKSPACE_MARKER, error=exc)) from None
     return data
 
 
@@ -118,11 +119,11 @@ def init(folder: Path, files: dict[str, Path] | None = None) -> Report:
     files = shipped() if files is None else files
     folder = Path(folder).absolute()
     if (folder / WORKSPACE_MARKER).exists():
-        raise WorkspaceError(f"{folder} is a dtlab workspace already: `dtlab upgrade {folder}` updates it")
+        raise WorkspaceError(say("workspace:already", folder=folder))
     wanted = [*files, "pytest.ini", "conftest.py", ".gitignore", WORKSPACE_MARKER]
     there = [rel for rel in wanted if (folder / rel).exists()]
     if there:
-        raise WorkspaceError(f"{folder} already has {', '.join(there[:3])}: choose an empty folder")
+        raise WorkspaceError(say("workspace:not empty", folder=folder, files=", ".join(there[:3])))
     report = Report(folder, __version__)
     stubs = stub_paths(files)
     for rel, source in files.items():
@@ -175,7 +176,7 @@ def _stub(folder: Path, rel: str, stub: bytes, old_stubs: dict[str, str], report
         current = target.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         report.kept.append(rel)
-        report.notes.append(f"{rel}: kept as it is; it cannot be read ({exc.__class__.__name__})")
+        report.notes.append(say("upgrade:unreadable", path=rel, error=exc.__class__.__name__))
         return
     new = stub.decode("utf-8")
     if pristine.digest(current) == pristine.digest(new):
@@ -185,4 +186,4 @@ def _stub(folder: Path, rel: str, stub: bytes, old_stubs: dict[str, str], report
         report.replaced.append(rel)
         return
     report.kept.append(rel)
-    report.notes += [f"{rel}: {said}" for said in differences(current, new)]
+    report.notes += [f"{rel}: " + said for said in differences(current, new)]

@@ -10,14 +10,12 @@ message's ``{x:.2f}`` rounds as ``str.format`` does (Babel rounds the decimal te
 * :func:`format_number`: one value with a ``str.format`` spec (``,`` groups, ``.2f``, ``g``,
   ``.1%``, no spec) in a language;
 * :func:`fill`: a template filled as ``str.format`` does, each number through :func:`format_number`
-  (how :func:`graders.words.messages.say` and the kit's words fill every language);
-* :func:`format_magnitude`: a large count in words, ``7.5B`` / ``7,5 tỷ`` (CLDR's compact forms:
-  short in English, long where a language writes the word, as Vietnamese does);
-* :func:`format_bytes`: a size in binary units, ``1.5 MiB`` / ``1,5 MiB``.
+  (how :func:`graders.words.messages.say` and the kit's words fill every language).
 
-:mod:`graders.words.text` has the same as a Text in every language (``number``, ``magnitude``,
-``byte_size``), for a value a message takes already written (``say("...", got=number(x, ".6g"))``);
-:func:`graders.words.vocabulary.t` fills the kit's words through :func:`fill`.
+:func:`graders.words.text.number` is the same as a Text in every language, for a value a message
+takes already written (``say("...", got=number(x, ".6g"))``); :func:`graders.words.vocabulary.t`
+fills the kit's words through :func:`fill`. A count a sentence states once (the ZeRO paper's 7.5B
+parameters) is written in each catalogue as its language writes it (``7,5 tỷ tham số``).
 
 :func:`warm` loads Babel and every language's number data: :func:`graders.words.catalogue.load_all`
 calls it (the fork server does, before it forks), since a worker may say a message while graded
@@ -44,10 +42,6 @@ _SPEC = re.compile(
 _DECIMAL_TYPES = frozenset("deEfFgGn%")
 #: stands in for a fill character while the number's own symbols are swapped
 _FILL = "\x00"
-#: the compact forms a language reads: Vietnamese writes the magnitude's word ("7,5 tỷ")
-_COMPACT_FORM = {"en": "short"}
-#: binary units, each 1024 times the one before
-_BYTE_UNITS = ("B", "KiB", "MiB", "GiB", "TiB", "PiB")
 
 
 def is_number(value: object) -> bool:
@@ -120,33 +114,9 @@ def fill(template: str, lang: str, /, *args: object, **values: object) -> str:
     return _Formatter(lang).format(template, *args, **values)
 
 
-def format_magnitude(value: float, lang: str = "en", digits: int = 1) -> str:
-    """A large count with its magnitude in words, at most ``digits`` decimals: ``7.5B`` in
-    English, ``7,5 tỷ`` in Vietnamese (``12.3K`` / ``12,3 nghìn``, ``7.5M`` / ``7,5 triệu``);
-    below a thousand, the number itself."""
-    from babel import numbers
-
-    locale = _locale(lang) or _locale("en")
-    form = _COMPACT_FORM.get(lang, "long")
-    return numbers.format_compact_decimal(value, format_type=form, locale=locale, fraction_digits=digits)
-
-
-def format_bytes(nbytes: int, lang: str = "en") -> str:
-    """A size in binary units, one decimal at most: ``512 B``, ``1.5 KiB``, ``1.5 MiB`` (Vietnamese
-    ``1,5 MiB``)."""
-    if abs(nbytes) < 1024:
-        return f"{format_number(nbytes, '', lang)} B"
-    scaled, unit = float(nbytes), 0
-    while abs(round(scaled, 1)) >= 1024 and unit < len(_BYTE_UNITS) - 1:
-        scaled, unit = scaled / 1024, unit + 1
-    return f"{format_number(round(scaled, 1), 'g', lang)} {_BYTE_UNITS[unit]}"
-
-
 def warm(langs: Iterable[str]) -> None:
     """Import Babel's number formatting and read the number data of ``langs`` now, while imports
     are allowed (see the module's docstring)."""
     for lang in langs:
         format_number(-12345.5, ",.2f", lang)
-        format_magnitude(7.5e9, lang)
-        format_bytes(3 << 19, lang)
         fill("{x:,}", lang, x=1)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from graders.words.catalogue import LANGS
-from graders.words.numbers import format_bytes, format_magnitude, format_number
+from graders.words.numbers import format_number
 from graders.words.vocabulary import t
 
 
@@ -62,6 +62,18 @@ def in_lang(value: object, lang: str) -> str:
     return value.in_lang(lang) if isinstance(value, Text) else str(value)
 
 
+def said_by(exc: BaseException) -> str:
+    """What ``exc`` says: the Text it was raised with (``raise ValueError(say(...))``), in every
+    language; else ``str(exc)``."""
+    said = exc.args[0] if len(exc.args) == 1 else None
+    return said if isinstance(said, Text) else str(exc)
+
+
+def exception_text(exc: BaseException, lang: str) -> str:
+    """What ``exc`` says in ``lang`` (:func:`said_by`)."""
+    return in_lang(said_by(exc), lang)
+
+
 def each_lang(make) -> Text:
     """A Text from ``make(lang) -> str``, called once per language."""
     return Text({lang: make(lang) for lang in LANGS})
@@ -85,13 +97,3 @@ def number(value: object, spec: str = "") -> Text:
     """``format(value, spec)`` as each language writes it (:func:`~graders.words.numbers.format_number`):
     for a message field that takes the number written already (``got=number(got, ".6g")``)."""
     return each_lang(lambda lang: format_number(value, spec, lang))
-
-
-def magnitude(value: float, digits: int = 1) -> Text:
-    """A large count in words in every language: ``7.5B`` / ``7,5 tỷ``."""
-    return each_lang(lambda lang: format_magnitude(value, lang, digits))
-
-
-def byte_size(nbytes: int) -> Text:
-    """A size in binary units in every language: ``1.5 MiB`` / ``1,5 MiB``."""
-    return each_lang(lambda lang: format_bytes(nbytes, lang))

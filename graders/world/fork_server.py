@@ -252,7 +252,7 @@ class ForkServer:
         if FORK_IN_PROCESS or in_process:
             import gc
 
-            gc.collect()  # no garbage left for the server to finalise: a dead socket's close could hit its fds
+            gc.collect()  # no garbage for the server to finalise: a dead socket's close could hit its fds
             pid = os.fork()
             if pid == 0:  # the fork server
                 try:

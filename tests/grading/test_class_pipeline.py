@@ -72,7 +72,7 @@ def test_intake_refuses_what_cannot_be_read_with_the_commands_name(tmp_path, opt
 
 def test_skipped_submissions_are_named_on_stderr(tmp_path, capsys):
     state = ClassState(skipped=("bob.tar.gz: not a folder or a .zip",))
-    assert pipeline.SaySkipped("not graded")(a_class(tmp_path), state) is state
+    assert pipeline.SaySkipped("class:not graded")(a_class(tmp_path), state) is state
     assert capsys.readouterr().err == "not graded: bob.tar.gz: not a folder or a .zip\n"
 
 

@@ -52,6 +52,8 @@ from graders.grading.reports import feedback
 from graders.grading.reports.outputs import Student
 from graders.infra.files import write_atomic
 from graders.infra.safe_text import one_line
+from graders.words.messages import say
+from graders.words.text import join
 from graders.words.vocabulary import part_name, t
 
 KINDS = ("moodle", "canvas")
@@ -111,10 +113,7 @@ def canvas_header(assignment: str, assignment_id: int | None) -> str:
     if assignment_id is not None:
         return f"{name} ({assignment_id})"
     if _CANVAS_TITLE_AND_ID.match(name):
-        raise ValueError(
-            f"Canvas reads the assignment name {name!r} as a name and an assignment id: "
-            "give the id with --canvas-assignment-id, or another --assignment"
-        )
+        raise ValueError(say("export:canvas name", name=name))
     return name
 
 
@@ -123,18 +122,12 @@ def roster_problem(kinds: list[str], roster: dict[str, Student], moodle_id: str 
     if not kinds:
         return ""
     if not roster:
-        return (
-            "--export needs --roster: the roster maps the kit's student ids to the LMS's "
-            "(Moodle: email, username or idnumber; Canvas: canvas_id, sis_user_id or sis_login_id)"
-        )
+        return say("export:no roster")
     if "moodle" in kinds and not any(getattr(s, moodle_id) for s in roster.values()):
-        return (
-            f"the roster gives no {moodle_id} for anyone: --moodle-id {moodle_id} takes Moodle's "
-            f"{MOODLE_IDENTIFIERS[moodle_id]} from its `{moodle_id}` column"
-        )
+        return say("export:no moodle id", column=moodle_id, identifier=MOODLE_IDENTIFIERS[moodle_id])
     fields = [CANVAS_COLUMNS[c] for c in CANVAS_IDENTIFIERS]
     if "canvas" in kinds and not any(getattr(s, f) for s in roster.values() for f in fields):
-        return f"the roster gives no Canvas identifier for anyone: add a {', '.join(fields)} column"
+        return say("export:no canvas id", columns=", ".join(fields))
     return ""
 
 
@@ -155,7 +148,7 @@ def _csv(rows: list[list[str]]) -> str:
 
 def _formula(value: str) -> str:
     """Why an identifier (on one line) cannot be written as it is ("" when it can)."""
-    return f"{value!r} starts like a spreadsheet formula" if value.startswith(_FORMULA) else ""
+    return say("export:formula", value=value) if value.startswith(_FORMULA) else ""
 
 
 def moodle_header(assignment: str, identifier: str = "email") -> list[str]:
@@ -211,14 +204,20 @@ def moodle(
     rows, seen = [moodle_header(assignment, identifier)], {}
     for person, earned in _class(results, roster):
         sid, value = person.student_id, one_line(getattr(person, identifier))
+        student = one_line(sid)
         if sid not in roster:
-            export.skipped.append(f"{one_line(sid)}: not on the roster")
+            export.skipped.append(say("export:not on roster", student=student))
         elif not value:
-            export.skipped.append(f"{one_line(sid)}: no {identifier} in the roster")
+            export.skipped.append(say("export:no identifier", student=student, identifier=identifier))
         elif _formula(value):
-            export.skipped.append(f"{one_line(sid)}: its {identifier} {_formula(value)}")
+            export.skipped.append(
+                f"{student}: " + say("export:its", identifier=identifier, why=_formula(value))
+            )
         elif value in seen:
-            export.skipped.append(f"{one_line(sid)}: the same {identifier} as {one_line(seen[value])}")
+            twin = one_line(seen[value])
+            export.skipped.append(
+                say("export:same identifier", student=student, identifier=identifier, twin=twin)
+            )
         else:
             seen[value] = sid
             users = [cell(getattr(person, f)) if f else "" for f in MOODLE_USER_COLUMNS.values()]
@@ -254,16 +253,18 @@ def canvas(
         usable = {c: v for c, v in ids.items() if v and not _formula(v)}
         twin = next((seen[(c, v)] for c, v in usable.items() if (c, v) in seen), None)
         if sid not in roster:
-            export.skipped.append(f"{one_line(sid)}: not on the roster")
+            export.skipped.append(say("export:not on roster", student=one_line(sid)))
             continue
         if not usable:
-            why = "; ".join(f"its {CANVAS_COLUMNS[c]} {_formula(v)}" for c, v in ids.items() if v)
+            whys = [
+                say("export:its", identifier=CANVAS_COLUMNS[c], why=_formula(v)) for c, v in ids.items() if v
+            ]
             export.skipped.append(
-                f"{one_line(sid)}: " + (why or "no canvas_id, sis_user_id or sis_login_id in the roster")
+                f"{one_line(sid)}: " + (join("; ", whys) if whys else say("export:no canvas ids"))
             )
             continue
         if twin is not None:
-            export.skipped.append(f"{one_line(sid)}: the same Canvas identifier as {one_line(twin)}")
+            export.skipped.append(say("export:same canvas id", student=one_line(sid), twin=one_line(twin)))
             continue
         seen.update({(c, v): sid for c, v in usable.items()})
         name = person.display_name or ", ".join(n for n in (person.last_name, person.first_name) if n)

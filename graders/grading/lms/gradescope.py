@@ -2,10 +2,11 @@
 
 The zip follows Gradescope's documented layout. At its root: ``setup.sh`` (run once, as root,
 to build the image: Python, torch, the kit) and ``run_autograder`` (run for every submission),
-next to ``dtlab.json`` (chapter and profile) and ``kit/`` (the student release plus the hidden
-graders, never the solutions). Gradescope unpacks the zip into ``/autograder/source``, *copies*
-``run_autograder`` to ``/autograder/run_autograder`` and runs that copy from ``/autograder``,
-with the student's files in ``/autograder/submission``; it reads
+next to ``dtlab.json`` (chapter, profile, and the feedback's language: ``DTLAB_LANG`` when the zip
+was built) and ``kit/`` (the student release plus the hidden graders, never the solutions).
+Gradescope unpacks the zip into ``/autograder/source``, *copies* ``run_autograder`` to
+``/autograder/run_autograder`` and runs that copy from ``/autograder``, with the student's files
+in ``/autograder/submission``; it reads
 ``/autograder/results/results.json``. So ``run_autograder`` never looks next to itself: it finds
 the kit and ``dtlab.json`` in ``/autograder/source``, and passes the kit's folder explicitly, so
 the test files always come from there, whichever copy of the ``graders`` package Python imports.
@@ -33,6 +34,9 @@ from graders import catalog
 from graders import config as dtlab_config
 from graders.authoring import release
 from graders.impl import KIT_ROOT
+from graders.words.messages import say
+from graders.words.text import exception_text
+from graders.words.vocabulary import LANGS, t
 
 SETUP_SH = """#!/usr/bin/env bash
 # Gradescope runs this once, as root, when it builds the autograder image; the zip's contents are
@@ -74,8 +78,11 @@ fi
 """
 
 
-def build(out_zip: Path, chapter: str, profile: str = "grading", kit_root: Path = KIT_ROOT) -> list[str]:
-    """Write the autograder zip for ``chapter``; returns the names it holds."""
+def build(
+    out_zip: Path, chapter: str, profile: str = "grading", kit_root: Path = KIT_ROOT, lang: str = "en"
+) -> list[str]:
+    """Write the autograder zip for ``chapter``, whose feedback reads in ``lang``; returns the names
+    it holds."""
     with tempfile.TemporaryDirectory() as tmp:
         kit = Path(tmp) / "kit"
         release.build(kit, kit_root)
@@ -97,7 +104,7 @@ def build(out_zip: Path, chapter: str, profile: str = "grading", kit_root: Path 
                 info.external_attr = (stat.S_IFREG | 0o755) << 16
                 zf.writestr(info, text)
                 names.append(name)
-            config = json.dumps({"chapter": chapter, "profile": profile}, indent=2)
+            config = json.dumps({"chapter": chapter, "profile": profile, "lang": lang}, indent=2)
             files = [("dtlab.json", config.encode())]
             files += [
                 ("kit/" + p.relative_to(kit).as_posix(), p.read_bytes())
@@ -118,13 +125,14 @@ def run(root: Path, source: Path) -> dict:
     started = time.monotonic()
     results_path = root / "results" / "results.json"
     results_path.parent.mkdir(parents=True, exist_ok=True)
+    lang = zip_lang(source)
     try:
-        results = _grade(root / "submission", source)
+        results = _grade(root / "submission", source, lang)
     except Exception as exc:  # noqa: BLE001 - Gradescope must always get a results.json
+        error = f"{type(exc).__name__}: {exception_text(exc, lang)}"
         results = {
             "score": 0.0,
-            "output": f"the autograder could not grade this submission ({type(exc).__name__}: {exc}); "
-            "please tell your teacher",
+            "output": t("gradescope:could not grade", lang, error=error),
             "visibility": "visible",
             "tests": [],
         }
@@ -133,7 +141,16 @@ def run(root: Path, source: Path) -> dict:
     return results
 
 
-def _grade(submission: Path, source: Path) -> dict:
+def zip_lang(source: Path) -> str:
+    """The language the zip in ``source`` was built for (English where it names none it knows)."""
+    try:
+        lang = json.loads((source / "dtlab.json").read_text()).get("lang", "en")
+    except (OSError, ValueError, AttributeError):
+        return "en"
+    return lang if lang in LANGS else "en"
+
+
+def _grade(submission: Path, source: Path, lang: str = "en") -> dict:
     from graders.grading import intake, sandbox
     from graders.grading.batch import LocalGrader
     from graders.grading.reports import outputs
@@ -145,18 +162,19 @@ def _grade(submission: Path, source: Path) -> dict:
     kit = source / "kit"
     missing = missing_graders(chapter, kit)
     if missing:
-        raise FileNotFoundError(f"the autograder zip is incomplete: {missing}")
+        raise FileNotFoundError(say("gradescope:incomplete", missing=missing))
     if not submission.is_dir():
-        raise FileNotFoundError(f"{submission} does not exist: nothing was submitted")
+        raise FileNotFoundError(say("gradescope:no submission", submission=submission))
     modules = catalog.CHAPTERS[chapter].modules
     staged = intake.stage(intake.folder_entries(submission), "submission", chapter, modules, str(submission))
     limits = sandbox.Limits(wall_s=dtlab_config.gradescope_wall_s())
     grader = LocalGrader(jobs=1)
     try:
-        result = grader.grade(staged, Settings.of(chapter, profile, limits=limits, kit_root=str(kit)))
+        settings = Settings.of(chapter, profile, limits=limits, kit_root=str(kit), lang=lang)
+        result = grader.grade(staged, settings)
     finally:
         grader.close()
-    return outputs.gradescope_results(result, chapter)
+    return outputs.gradescope_results(result, chapter, lang)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -166,7 +184,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     root = Path(args.root)
     results = run(root, Path(args.source) if args.source else root / "source")
-    print(f"dtlab: {results['score']} points → {root / 'results' / 'results.json'}")
+    lang = zip_lang(Path(args.source) if args.source else root / "source")
+    print(t("gradescope:score", lang, score=results["score"], path=root / "results" / "results.json"))
     print(results.get("output", ""))
     return 0
 

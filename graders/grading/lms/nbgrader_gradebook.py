@@ -21,6 +21,7 @@ from graders import catalog
 from graders.grading.lms.nbgrader_course import COURSE_ID, task_cell_id
 from graders.grading.reports import feedback
 from graders.grading.result import StudentResult
+from graders.words.messages import say
 
 
 class GradebookMismatch(ValueError):
@@ -43,10 +44,7 @@ def record(
         try:
             notebooks = gb.find_assignment(assignment).notebooks
         except MissingEntry:
-            raise GradebookMismatch(
-                f"the gradebook has no assignment {assignment!r}: run `nbgrader generate_assignment "
-                f"{assignment}` first"
-            ) from None
+            raise GradebookMismatch(say("nbgrader:no assignment", assignment=assignment)) from None
         cells = _notebook_of_each_cell(notebooks, chapter, assignment)
         for result in results:
             gb.update_or_create_student(result.student_id)
@@ -74,8 +72,7 @@ def _notebook_of_each_cell(notebooks, chapter: str, assignment: str) -> dict[str
     missing = [cell for cell in wanted if cell not in owner]
     if missing:
         raise GradebookMismatch(
-            f"assignment {assignment!r} has no task cell {', '.join(missing)}: was its notebook written "
-            f"by `dtlab nbgrader init` for {chapter}?"
+            say("nbgrader:no task cell", assignment=assignment, cells=", ".join(missing), chapter=chapter)
         )
     return {cell: owner[cell] for cell in wanted}
 

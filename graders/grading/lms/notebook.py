@@ -21,15 +21,19 @@ import warnings
 from pathlib import Path
 
 from graders import catalog, config
+from graders.words.vocabulary import LANGS, t
 
 
 class ChapterGrader:
-    def __init__(self, chapter: str, folder: str | os.PathLike | None = None, lang: str = "en") -> None:
+    def __init__(
+        self, chapter: str, folder: str | os.PathLike | None = None, lang: str | None = None
+    ) -> None:
+        """``lang``: the feedback's language (default: ``DTLAB_LANG``'s, English if it names none)."""
         if chapter not in catalog.CHAPTERS:
             raise KeyError(f"unknown chapter {chapter!r}")
         self.chapter = chapter
         self.folder = Path(folder or os.getcwd())
-        self.lang = lang
+        self.lang = lang or (config.lang() if config.lang() in LANGS else "en")
         self.result = None
 
     @property
@@ -51,7 +55,9 @@ class ChapterGrader:
                 warnings.simplefilter("ignore")
                 grader = LocalGrader(jobs=1)
                 try:
-                    self.result = grader.grade(staged, Settings.of(self.chapter, self.profile))
+                    self.result = grader.grade(
+                        staged, Settings.of(self.chapter, self.profile, lang=self.lang)
+                    )
                 finally:
                     grader.close()
         return self.result
@@ -61,9 +67,9 @@ class ChapterGrader:
         result = self.grade()
         print(result.book.render(self.lang))
         if result.error:
-            print(f"\ngrading stopped early: {result.error.splitlines()[0]}")
+            print("\n" + t("notebook:stopped early", self.lang, why=result.error.splitlines()[0]))
         for note in result.notes:
-            print(f"note: {note}")
+            print(t("notebook:note", self.lang, note=note))
 
     def show(self, exercise_id: str) -> None:
         """Print the feedback of ``exercise_id`` (its score is recorded by ``dtlab nbgrader grade``)."""

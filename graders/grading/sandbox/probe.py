@@ -26,6 +26,7 @@ from graders.grading.sandbox.syscalls import (
     mount,
     unshare,
 )
+from graders.words.messages import say
 
 
 @dataclass(frozen=True)
@@ -136,10 +137,7 @@ class UnsafeIsolation(RuntimeError):
 
 def require_safe(isolation: Isolation) -> None:
     if os.geteuid() == 0 and not isolation.drop_uid and config.sandbox_mode() != "unsafe":
-        raise UnsafeIsolation(
-            "refusing to run graded code as root without an unprivileged uid to switch to "
-            f"({isolation.describe()}); set DTLAB_SANDBOX=unsafe to do it anyway"
-        )
+        raise UnsafeIsolation(say("sandbox:as root", isolation=isolation.describe()))
 
 
 def detect() -> Isolation:
