@@ -42,7 +42,8 @@ def test_a_renamed_copy_is_flagged_and_an_independent_solution_is_not(tmp_path):
     (pair,) = found.pairs
     assert pair.first_score > 0.95 and pair.second_score > 0.95 and pair.tokens >= 100
     html = (tmp_path / "similarity.html").read_text()
-    assert "copycat.py" in html and "highlight-red" in html and str(tmp_path) not in html
+    assert "<summary>copycat ↔ kit</summary>" in html and "<mark>" in html and str(tmp_path) not in html
+    assert "independent" not in html  # only the flagged pairs' code is shown
     with open(tmp_path / "similarity.csv") as fh:
         rows = list(csv.DictReader(fh))
     assert [(r["first"], r["second"]) for r in rows] == [("copycat", "kit")]
