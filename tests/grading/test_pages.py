@@ -95,6 +95,11 @@ def test_no_template_writes_words_of_its_own():
         assert set(re.findall(r"[A-Za-z]{3,}", prose)) <= names, template.name
 
 
+def test_every_template_is_in_the_wheel():
+    """pyproject.toml's package data ships ``templates/*.html``: no template has another name."""
+    assert sorted(p.name for p in TEMPLATES.iterdir()) == sorted(p.name for p in TEMPLATES.glob("*.html"))
+
+
 def test_no_template_marks_anything_safe():
     """Escaping is the environment's: no template turns it off, and no module builds HTML but
     ``pages.data_image``."""
