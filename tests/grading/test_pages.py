@@ -109,6 +109,14 @@ def test_no_template_marks_anything_safe():
     assert [m.name for m in modules if "Markup(" in m.read_text()] == ["pages.py"]
 
 
+def test_the_code_is_cut_into_runs_that_keep_every_character():
+    code = "import torch\nx = 1\ny = 2\n"
+    assert similarity_page.runs(code, [[0, 12], [13, 18]]) == [  # starts, ends: two regions overlap
+        ("import torch\n", True), ("x = 1", True), ("\ny = 2\n", False),
+    ]  # fmt: skip
+    assert similarity_page.runs(code, [[], []]) == [(code, False)]
+
+
 def test_an_inline_picture_escapes_its_description():
     image = str(pages.data_image(b"\x89PNG", ATTRIBUTE))
     assert image.startswith('<img src="data:image/png;base64,iVBORw==" alt=')

@@ -24,7 +24,7 @@ from graders.words.vocabulary import t
 class SideBySide:
     """A flagged pair's code: each side as ``(text, matched)`` runs, in order."""
 
-    pair: object  # a graders.grading.reports.similarity.SimilarPair
+    pair: object  # a graders.grading.reports.similarity.SimilarPair (which imports this module)
     first: list[tuple[str, bool]]
     second: list[tuple[str, bool]]
 
@@ -34,11 +34,12 @@ def runs(code: str, slices) -> list[tuple[str, bool]]:
     its runs of text in order, each with whether it matches the other side."""
     found, at = [], 0
     for start, end in zip(*(map(int, row) for row in slices)):
+        start, end = max(start, at), max(end, at)  # a region overlapping the last one: its rest
         if start > at:
             found.append((code[at:start], False))
         if end > start:
             found.append((code[start:end], True))
-        at = max(at, end)
+        at = end
     if at < len(code):
         found.append((code[at:], False))
     return found
