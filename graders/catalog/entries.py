@@ -54,6 +54,10 @@ class Chapter:
     def points(self) -> int:
         return sum(e.points for e in self.exercises)
 
+    def title_in(self, lang: str) -> str:
+        """The chapter's title in ``lang`` (English where the kit has no other)."""
+        return self.title_vi if lang == "vi" else self.title
+
     @property
     def modules(self) -> tuple[str, ...]:
         return tuple(dict.fromkeys(e.module for e in self.exercises))

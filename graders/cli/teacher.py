@@ -120,6 +120,7 @@ def _similarity(args: argparse.Namespace) -> int:
         Path(args.out),
         assignment=args.assignment,
         command="dtlab similarity",
+        ungraded_lang=args.lang,
     )
     steps = [pipeline.RequireSimilarity(), pipeline.Intake(), pipeline.SaySkipped("class:not compared")]
     return _run(run, [*steps, pipeline.FlagSimilar(args.threshold)])
@@ -243,6 +244,7 @@ def add_commands(sub) -> None:
     similar.add_argument("--chapter", required=True)
     similar.add_argument("--assignment", default=None, help="nbgrader layout: the assignment's name")
     similar.add_argument("--out", default="out/similarity")
+    add_options(similar, "lang")
     _similarity_options(similar)
     similar.set_defaults(func=_similarity)
 

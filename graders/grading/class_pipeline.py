@@ -58,12 +58,16 @@ class ClassRun:
     scheduler: str | None = None  # Dask's, with executor "dask"
     force: bool = False  # grade again students whose stored result is still valid
     command: str = "dtlab grade"
+    #: the language the teacher reads where nothing is graded (``dtlab similarity --lang``)
+    ungraded_lang: str | None = None
 
     @property
     def lang(self) -> str:
-        """The language the teacher reads: the run's feedback language (``DTLAB_LANG``'s where
-        nothing is graded)."""
-        return self.settings.run.lang if self.settings is not None else config.lang()
+        """The language the teacher reads: the run's feedback language (``ungraded_lang`` where
+        nothing is graded, else ``DTLAB_LANG``'s)."""
+        if self.settings is not None:
+            return self.settings.run.lang
+        return self.ungraded_lang or config.lang()
 
     def __post_init__(self) -> None:
         unknown = catalog.unknown_chapters([self.chapter])
@@ -238,7 +242,7 @@ class NameMisconceptions:
             return replace(state, misconceptions=None)
         print(t("class:naming", run.lang))
         named = misconceptions.name_all_in_a_pool(state.results, run.settings.run, misconceptions.CACHE_DIR)
-        return replace(state, misconceptions=misconceptions.class_table(named, run.chapter))
+        return replace(state, misconceptions=misconceptions.class_table(named, run.chapter, run.lang))
 
 
 @dataclass(frozen=True)
@@ -324,7 +328,7 @@ class FlagSimilar:
         from graders.grading.reports import similarity
 
         files = {s.student_id: s.files for s in state.staged}
-        found = similarity.compare(files, run.chapter, run.out, self.threshold)
+        found = similarity.compare(files, run.chapter, run.out, self.threshold, run.lang)
         print(
             "\n"
             + t(
@@ -356,6 +360,7 @@ class ClassReport:
             run.out,
             similar=list(state.similar),
             misconceptions=state.misconceptions,
+            lang=run.lang,
         )
         print(t("class:report", run.lang, report=report))
         return replace(state, report=report)

@@ -78,10 +78,14 @@ class Misconception:
     description: dict[str, str]  # {lang: text}
     hint: dict[str, str]
 
+    def description_in(self, lang: str) -> str:
+        """What code like the mutant does, in ``lang`` (English where it has no other)."""
+        return self.description.get(lang) or self.description["en"]
+
     def describe(self, lang: str = "en") -> str:
         """What the student reads: what their code behaves like, then the hint."""
         function = self.exercise.split(".", 1)[1]
-        description = self.description.get(lang) or self.description["en"]
+        description = self.description_in(lang)
         hint = self.hint.get(lang) or self.hint["en"]
         if lang == "vi":
             return f"{function} của bạn chạy như thể nó {description}. Gợi ý: {hint}"

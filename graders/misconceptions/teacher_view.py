@@ -29,6 +29,7 @@ from graders.misconceptions import battery, mutants, shipped
 from graders.misconceptions.matcher import matching
 from graders.misconceptions.shipped import catalogue, slim
 from graders.plugin.run_spec import GradingRun
+from graders.words.vocabulary import t
 
 #: where the known batteries are kept, by chapter and the digest of what they depend on
 CACHE_DIR = KIT_ROOT / ".cache" / "battery"
@@ -147,14 +148,16 @@ def name_all_in_a_pool(results: list, run: GradingRun, cache_dir: Path) -> dict:
         pool.close()
 
 
-def class_table(named: dict[str, dict[str, list[str]]], chapter: str) -> dict[str, dict[str, list[str]]]:
+def class_table(
+    named: dict[str, dict[str, list[str]]], chapter: str, lang: str = "en"
+) -> dict[str, dict[str, list[str]]]:
     """``{exercise: {misconception: [students]}}``: the description of each named mutant (or
-    "unrecognised") and who behaves like it."""
+    "unrecognised"), in ``lang``, and who behaves like it."""
     known = catalogue(chapter)
     table: dict[str, dict[str, list[str]]] = {}
     for student, exercises in named.items():
         for exercise, names in exercises.items():
-            labels = [known[n].description["en"] for n in names if n in known] or ["unrecognised"]
+            labels = [known[n].description_in(lang) for n in names if n in known] or [t("unrecognised", lang)]
             for label in labels:
                 table.setdefault(exercise, {}).setdefault(label, []).append(student)
     return table

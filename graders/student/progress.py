@@ -192,8 +192,7 @@ def complete(c: Counts) -> bool:
 
 
 def _title(chapter: str, lang: str) -> str:
-    info = catalog.CHAPTERS[chapter]
-    return info.title_vi if lang == "vi" else info.title
+    return catalog.CHAPTERS[chapter].title_in(lang)
 
 
 def render(lines: list[ChapterLine], lang: str = "en") -> str:

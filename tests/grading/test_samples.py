@@ -75,7 +75,7 @@ def test_grading_flags_the_pair_written_from_one_another(graded):
         pairs = [(row["first"], row["second"]) for row in csv.DictReader(fh)]
     assert pairs == [("alice", "bob"), ("carol", "erin")]
     assert "alice ↔ bob" in stdout and "never penalised" in stdout
-    assert "alice.py" in (out / "similarity.html").read_text()
+    assert "<summary>alice ↔ bob</summary>" in (out / "similarity.html").read_text()
     report = (out / "report.html").read_text()
     assert "<h2>Most similar pairs</h2>" in report and "<td>alice</td><td>bob</td>" in report
     assert "<td>hang</td>" in report and (out / "report" / "scores.png").exists()

@@ -276,6 +276,10 @@ def test_the_wheel_installs_and_grades_a_workspace_from_a_fresh_environment(kit_
     ws = tmp_path / "ws"
     where = _run([python, "-c", "import graders; print(graders.__file__)"], ws).stdout.strip()
     assert Path(where).is_relative_to(site_packages), where  # the wheel's graders, not the repo's
+    load = "from graders.grading.reports import pages as p; e = p.environment(); "
+    load += "print(*[e.get_template(n).name for n in e.list_templates()])"
+    templates = sorted(t.name for t in (kit_root / "graders/grading/reports/templates").glob("*.html"))
+    assert _run([python, "-c", load], ws).stdout.split() == templates  # the pages' templates are in it
     for stub in (kit_root / "exercises").glob("ch*/*.py"):
         assert (ws / "exercises" / stub.parent.name / stub.name).read_bytes() == stub.read_bytes()
 

@@ -50,7 +50,7 @@ def record(
             gb.update_or_create_student(result.student_id)
             gb.update_or_create_submission(assignment, result.student_id)
             review = bool(result.error or feedback.integrity_flags(result))
-            summary = "\n".join(feedback.summary_lines(result))
+            summary = "\n".join(feedback.summary_lines(result, lang))
             for index, exercise in enumerate(catalog.CHAPTERS[chapter].exercises):
                 row = next((r for r in result.book.rows() if r.exercise == exercise.id), None)
                 cell = task_cell_id(exercise.id)

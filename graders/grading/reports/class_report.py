@@ -10,12 +10,12 @@
 * the most similar pairs, where ``--similarity`` ran;
 * the slowest submissions.
 
-Without matplotlib (the ``reports`` extra) the page has its tables and no pictures.
+Without matplotlib (the ``reports`` extra) the page has its tables and no pictures. The page is
+``templates/class_report.html``, in the class's language (:mod:`graders.grading.reports.pages`).
 """
 
 from __future__ import annotations
 
-import html
 import io
 import statistics
 from collections import Counter
@@ -23,34 +23,45 @@ from pathlib import Path
 
 from graders import catalog
 from graders.gradebook import PASSED
+from graders.grading.reports import pages, similarity_page
 from graders.infra.files import write_atomic
 from graders.judge import figures
+from graders.words.numbers import format_number
+from graders.words.vocabulary import t
 
 #: rows of the "most similar" and "slowest" tables
 TOP = 10
+#: how :func:`failure_kinds` names a submission whose grading stopped, before the kind
+STOPPED = "grading stopped: "
 
 
-def write_report(results: list, chapter: str, out_dir: Path, *, similar=(), misconceptions=None) -> Path:
-    """Write ``out_dir/report.html`` (and ``out_dir/report/*.png``) for ``results`` of ``chapter``.
-    ``similar``: flagged :class:`~graders.grading.reports.similarity.SimilarPair` s; ``misconceptions``:
-    ``{exercise: {misconception: [students]}}``."""
+def write_report(
+    results: list, chapter: str, out_dir: Path, *, similar=(), misconceptions=None, lang: str = "en"
+) -> Path:
+    """Write ``out_dir/report.html`` (and ``out_dir/report/*.png``) for ``results`` of ``chapter``,
+    in ``lang``. ``similar``: flagged :class:`~graders.grading.reports.similarity.SimilarPair` s;
+    ``misconceptions``: ``{exercise: {misconception: [students]}}``."""
     out_dir = Path(out_dir)
-    exercises = catalog.CHAPTERS[chapter].exercises
-    pictures = _pictures(results, exercises, out_dir / "report") if figures.matplotlib_available() else {}
-    sections = [
-        _scores(results, chapter, exercises, pictures),
-        _parts(results, exercises, pictures),
-        _failures(results, pictures),
-        _misconceptions(misconceptions, len(results)),
-        _similar(similar),
-        _slowest(results),
-    ]
-    page = _PAGE.format(
-        chapter=html.escape(chapter),
-        title=html.escape(catalog.CHAPTERS[chapter].title),
+    info = catalog.CHAPTERS[chapter]
+    exercises = info.exercises
+    drawn = figures.matplotlib_available()
+    pictures = _pictures(results, exercises, out_dir / "report", lang) if drawn else {}
+    similar = list(similar)
+    page = pages.render(
+        "class_report.html",
+        lang,
+        chapter=chapter,
+        title=info.title_in(lang),
         count=len(results),
-        note="" if pictures else "<p><em>No pictures: install the reports extra (matplotlib).</em></p>",
-        body="\n".join(sections),
+        pictures=pictures,
+        summary=_summary(results, info.points),
+        scores=_scores(results, exercises, lang),
+        parts=_parts(results, exercises, lang),
+        failures=_failures(results, lang),
+        misconceptions=_misconceptions(misconceptions, len(results), lang),
+        similar=[similarity_page.pair_cells(pair, lang) for pair in similar[:TOP]],
+        more_similar=max(0, len(similar) - TOP),
+        slowest=_slowest(results, lang),
     )
     path = out_dir / "report.html"
     write_atomic(path, page.encode("utf-8"))
@@ -78,19 +89,27 @@ def part_rates(results: list, exercises) -> list[tuple[str, str, int, int]]:
 
 
 def failure_kinds(results: list) -> Counter:
-    """How many failed parts failed for each kind; grading that stopped counts once per student."""
+    """How many failed parts failed for each kind; grading that stopped counts once per student,
+    as ``STOPPED + kind``."""
     kinds: Counter = Counter()
     for result in results:
         for part in result.book.parts.values():
             if part.status != PASSED and part.kind:
                 kinds[part.kind] += 1
         if result.error_kind:
-            kinds[f"grading stopped: {result.error_kind}"] += 1
+            kinds[f"{STOPPED}{result.error_kind}"] += 1
     return kinds
 
 
+def kind_meaning(kind: str, lang: str) -> str:
+    """What a key of :func:`failure_kinds` means, in ``lang``."""
+    if kind.startswith(STOPPED):
+        return t("report:grading stopped", lang, kind=t("kind:" + kind.removeprefix(STOPPED), lang))
+    return t("kind:" + kind, lang)
+
+
 # -- the pictures ---------------------------------------------------------------------------------
-def _pictures(results: list, exercises, folder: Path) -> dict[str, str]:
+def _pictures(results: list, exercises, folder: Path, lang: str) -> dict[str, str]:
     """The PNGs, by name -> path relative to the report."""
     plt = figures.pyplot()
     from matplotlib.ticker import MaxNLocator
@@ -101,7 +120,7 @@ def _pictures(results: list, exercises, folder: Path) -> dict[str, str]:
     rows = -(-count // columns)
     fig, axes = plt.subplots(rows, columns, figsize=(3.2 * columns, 2.4 * rows), squeeze=False)
     possible = sum(e.points for e in exercises)
-    panels = [("total", [_total(r) for r in results], possible)]
+    panels = [(t("total", lang), [_total(r) for r in results], possible)]
     panels += [(e.id, [_points(r, e.id) for r in results], e.points) for e in exercises]
     for ax, (name, values, top) in zip(axes.flat, panels, strict=False):
         ax.hist(values, bins=range(top + 2), align="left", color="#4477aa", rwidth=0.85)
@@ -112,7 +131,7 @@ def _pictures(results: list, exercises, folder: Path) -> dict[str, str]:
         ax.tick_params(labelsize=7)
     for ax in list(axes.flat)[len(panels) :]:
         ax.axis("off")
-    fig.suptitle("points per student")
+    fig.suptitle(t("report:points per student", lang))
     fig.tight_layout()
     made["scores"] = _saved(fig, folder / "scores.png")
 
@@ -124,7 +143,8 @@ def _pictures(results: list, exercises, folder: Path) -> dict[str, str]:
     ax.set_yticks(range(len(rates)), labels, fontsize=7)
     ax.invert_yaxis()
     ax.set_xlim(0, 1)
-    ax.set_xlabel("share of the class that passed")
+    ax.xaxis.set_major_formatter(lambda x, _: format_number(x, ".0%", lang))
+    ax.set_xlabel(t("report:share passed", lang))
     fig.tight_layout()
     made["parts"] = _saved(fig, folder / "parts.png")
 
@@ -132,9 +152,10 @@ def _pictures(results: list, exercises, folder: Path) -> dict[str, str]:
     if kinds:
         fig, ax = plt.subplots(figsize=(6, 0.35 * len(kinds) + 1))
         ax.barh(range(len(kinds)), [n for _, n in kinds], color="#ee6677")
-        ax.set_yticks(range(len(kinds)), [k for k, _ in kinds], fontsize=8)
+        ax.set_yticks(range(len(kinds)), [kind_meaning(k, lang) for k, _ in kinds], fontsize=8)
         ax.invert_yaxis()
-        ax.set_xlabel("failed parts")
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.set_xlabel(t("report:failed parts", lang))
         fig.tight_layout()
         made["failures"] = _saved(fig, folder / "failures.png")
     return made
@@ -149,98 +170,58 @@ def _saved(fig, path: Path) -> str:
     return f"{path.parent.name}/{path.name}"
 
 
-# -- the sections ---------------------------------------------------------------------------------
-def _image(pictures: dict, name: str, alt: str) -> str:
-    return f'<p><img src="{pictures[name]}" alt="{alt}"></p>' if name in pictures else ""
-
-
-def _table(header: list[str], rows: list[list]) -> str:
-    head = "".join(f"<th>{html.escape(str(h))}</th>" for h in header)
-    body = "".join("<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in row) + "</tr>" for row in rows)
-    return f"<table><tr>{head}</tr>{body}</table>"
-
-
-def _scores(results: list, chapter: str, exercises, pictures: dict) -> str:
+# -- the sections' rows, written in the page's language -------------------------------------------
+def _summary(results: list, possible: int) -> dict:
+    """The fields of the scores' sentence (empty when nothing was graded)."""
     totals = [_total(r) for r in results]
-    possible = catalog.CHAPTERS[chapter].points
-    summary = (
-        f"<p>{len(results)} submission(s); mean {statistics.fmean(totals):.1f} / {possible}, "
-        f"median {statistics.median(totals):g}, full marks {sum(t == possible for t in totals)}.</p>"
-        if totals
-        else "<p>No submission was graded.</p>"
-    )
+    if not totals:
+        return {}
+    return {
+        "count": len(totals),
+        "mean": statistics.fmean(totals),
+        "possible": possible,
+        "median": statistics.median(totals),
+        "full": sum(total == possible for total in totals),
+    }
+
+
+def _scores(results: list, exercises, lang: str) -> list[list]:
     rows = []
     for e in exercises:
         points = [_points(r, e.id) for r in results]
-        mean = f"{statistics.fmean(points):.2f}" if points else "-"
+        mean = format_number(statistics.fmean(points), ".2f", lang) if points else "-"
         rows.append([e.id, e.points, mean, sum(p == e.points for p in points)])
-    table = _table(["exercise", "points", "mean", "full marks"], rows)
-    return "<h2>Scores</h2>" + summary + _image(pictures, "scores", "score histograms") + table
+    return rows
 
 
-def _parts(results: list, exercises, pictures: dict) -> str:
-    rows = [
-        [e, p, f"{passed}/{graded}", f"{passed / graded:.0%}" if graded else "-"]
+def _parts(results: list, exercises, lang: str) -> list[list]:
+    return [
+        [e, p, f"{passed}/{graded}", _share(passed, graded, lang)]
         for e, p, passed, graded in part_rates(results, exercises)
     ]
-    table = _table(["exercise", "part", "passed", "rate"], rows)
-    return "<h2>Pass rate per part</h2>" + _image(pictures, "parts", "pass rates") + table
 
 
-def _failures(results: list, pictures: dict) -> str:
-    kinds = failure_kinds(results).most_common()
-    if not kinds:
-        return "<h2>Failures by kind</h2><p>No part failed.</p>"
-    table = _table(["kind", "failed parts"], [[k, n] for k, n in kinds])
-    return "<h2>Failures by kind</h2>" + _image(pictures, "failures", "failures by kind") + table
+def _failures(results: list, lang: str) -> list[list]:
+    """A row per kind: its name as the CSVs write it, what it means in ``lang``, how many parts."""
+    counted = failure_kinds(results).most_common()
+    return [[kind.removeprefix(STOPPED), kind_meaning(kind, lang), n] for kind, n in counted]
 
 
-def _misconceptions(found, class_size: int) -> str:
+def _misconceptions(found, class_size: int, lang: str) -> list[list] | None:
     if found is None:
-        return ""
+        return None
     rows = []
     for exercise, names in sorted(found.items()):
         for name, students in sorted(names.items(), key=lambda item: -len(item[1])):
-            share = f"{len(students) / class_size:.0%}" if class_size else "-"
+            share = _share(len(students), class_size, lang)
             rows.append([exercise, name, len(students), share, ", ".join(sorted(students))])
-    if not rows:
-        return "<h2>Misconceptions</h2><p>No failing part behaves like a known misconception.</p>"
-    header = ["exercise", "behaves like", "students", "share of the class", "who"]
-    return "<h2>Misconceptions</h2>" + _table(header, rows)
+    return rows
 
 
-def _similar(pairs) -> str:
-    pairs = list(pairs)
-    if not pairs:
-        return ""
-    rows = [
-        [p.first, p.second, f"{p.first_score:.0%}", f"{p.second_score:.0%}", p.tokens] for p in pairs[:TOP]
-    ]
-    table = _table(["first", "second", "first's code in second", "second's in first", "tokens"], rows)
-    more = f"<p>{len(pairs) - TOP} more in similarity.csv.</p>" if len(pairs) > TOP else ""
-    return (
-        "<h2>Most similar pairs</h2><p>Flagged for review, never penalised; the matching code side by "
-        'side: <a href="similarity.html">similarity.html</a>.</p>' + table + more
-    )
-
-
-def _slowest(results: list) -> str:
+def _slowest(results: list, lang: str) -> list[list]:
     slowest = sorted(results, key=lambda r: -r.seconds)[:TOP]
-    rows = [[r.student_id, f"{r.seconds:.1f}", r.error_kind or ""] for r in slowest]
-    return "<h2>Slowest submissions</h2>" + _table(["student", "seconds", "stopped"], rows)
+    return [[r.student_id, format_number(r.seconds, ",.1f", lang), r.error_kind or ""] for r in slowest]
 
 
-_PAGE = """<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>dtlab · {chapter} · class report</title>
-<style>
-body {{ font-family: sans-serif; max-width: 60em; margin: 2em auto; color: #222; }}
-table {{ border-collapse: collapse; margin: 0.5em 0 1.5em; }}
-td, th {{ border: 1px solid #ccc; padding: 0.2em 0.6em; text-align: left; font-size: 0.9em; }}
-th {{ background: #f0f0f0; }} img {{ max-width: 100%; }}
-</style></head>
-<body><h1>{chapter} · {title}: class report</h1>
-<p>{count} submission(s). Grades are in grades.csv; each student's feedback in feedback/.</p>
-{note}
-{body}
-</body></html>
-"""
+def _share(part: float, whole: float, lang: str) -> str:
+    return format_number(part / whole, ".0%", lang) if whole else "-"

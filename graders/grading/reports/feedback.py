@@ -4,19 +4,20 @@ integrity notes (static-scan flags, banned calls, run-time tampering) for the te
 
 Everything in it may quote the submission, so every piece of text goes through
 :mod:`graders.infra.safe_text`: control characters are stripped, Markdown is escaped (a message
-is a fenced block no line of it can close) and HTML is escaped.
+is a fenced block no line of it can close); the HTML page is a template
+(:mod:`graders.grading.reports.pages`), which escapes every value it prints.
 """
 
 from __future__ import annotations
 
 import base64
-import html
 from pathlib import Path
 from urllib.parse import quote
 
 from graders import catalog
 from graders.errors import FailureKind
 from graders.gradebook import PASSED
+from graders.grading.reports import pages
 from graders.infra.files import make_dirs, write_atomic
 from graders.infra.safe_text import clean, md_code, md_inline, one_line
 from graders.misconceptions.shipped import catalogue
@@ -29,7 +30,7 @@ def blocks(result, chapter: str, lang: str = "en") -> list[tuple]:
     book = result.book
     earned, possible = book.total
     info = catalog.CHAPTERS[chapter]
-    title = info.title_vi if lang == "vi" else info.title
+    title = info.title_in(lang)
     doc: list[tuple] = [
         ("h1", f"{chapter} · {title} · {result.student_id}"),
         ("strong", f"{t('total', lang)}: {earned}/{possible}"),
@@ -43,7 +44,7 @@ def blocks(result, chapter: str, lang: str = "en") -> list[tuple]:
         )
     )
     if result.error:
-        doc.append(("quote", f"grading stopped early: {result.error.splitlines()[0]}"))
+        doc.append(("quote", t("feedback:stopped", lang, error=result.error.splitlines()[0])))
     for row in rows:
         failed = [p for p in row.parts if p.status != PASSED]
         if not failed or row.status == "not started":
@@ -95,15 +96,15 @@ def part_message(part, lang: str = "en") -> str:
     return t(part.kind and "kind:" + part.kind or part.status, lang)
 
 
-def summary_lines(result) -> list[str]:
+def summary_lines(result, lang: str = "en") -> list[str]:
     """What concerns the whole submission: why grading stopped, the intake notes, the integrity flags."""
     lines = []
     if result.error:
-        lines.append("grading stopped early: " + result.error.splitlines()[0])
+        lines.append(t("feedback:stopped", lang, error=result.error.splitlines()[0]))
     lines += result.notes
     flags = integrity_flags(result)
     if flags:
-        lines += ["integrity notes (reviewed by the teacher):", *flags]
+        lines += [t("feedback:integrity reviewed", lang), *flags]
     return [clean(line) for line in lines]
 
 
@@ -146,47 +147,11 @@ def markdown(result, chapter: str, lang: str = "en") -> str:
     return "\n".join(lines) + "\n"
 
 
-_STYLE = (
-    "body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem}"
-    "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.2rem .6rem;text-align:left}"
-    "pre{background:#f6f6f6;padding:.6rem;white-space:pre-wrap;overflow-wrap:anywhere}blockquote{color:#a40000}"
-)
-
-
 def html_page(result, chapter: str, lang: str = "en") -> str:
-    def e(text: object) -> str:
-        return html.escape(clean(text))
-
-    body: list[str] = []
-    title = ""
-    for block in blocks(result, chapter, lang):
-        kind = block[0]
-        if kind == "h1":
-            title = one_line(block[1])
-            body.append(f"<h1>{e(block[1])}</h1>")
-        elif kind == "h2":
-            body.append(f"<h2>{e(block[1])}</h2>")
-        elif kind == "strong":
-            body.append(f"<p><strong>{e(block[1])}</strong></p>")
-        elif kind == "p":
-            body.append(f"<p>{e(block[1])}</p>")
-        elif kind == "quote":
-            body.append(f"<blockquote>{e(block[1])}</blockquote>")
-        elif kind == "code":
-            body.append(f"<pre>{e(block[1])}</pre>")
-        elif kind == "list":
-            body.append("<ul>" + "".join(f"<li>{e(item)}</li>" for item in block[1]) + "</ul>")
-        elif kind == "image":
-            body.append(f'<p><img alt="{e(block[1])}" src="{e(block[2])}"></p>')
-        elif kind == "table":
-            header, rows = block[1], block[2]
-            head = "".join(f"<th>{e(h)}</th>" for h in header)
-            cells = "".join("<tr>" + "".join(f"<td>{e(c)}</td>" for c in row) + "</tr>" for row in rows)
-            body.append(f"<table><thead><tr>{head}</tr></thead><tbody>{cells}</tbody></table>")
-    return (
-        f'<!DOCTYPE html>\n<html lang="{lang}"><head><meta charset="utf-8"><title>{e(title)}</title>'
-        f"<style>{_STYLE}</style></head><body>\n" + "\n".join(body) + "\n</body></html>\n"
-    )
+    """The feedback as an HTML page (``templates/feedback.html``), every piece of text escaped."""
+    document = blocks(result, chapter, lang)
+    title = next((one_line(block[1]) for block in document if block[0] == "h1"), "")
+    return pages.render("feedback.html", lang, title=title, blocks=document)
 
 
 def write_figures(result, feedback_dir: Path) -> None:

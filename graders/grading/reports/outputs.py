@@ -27,6 +27,7 @@ from graders.grading import timestamps
 from graders.grading.reports import feedback
 from graders.infra.files import write_atomic
 from graders.infra.safe_text import clean, one_line
+from graders.words.vocabulary import t
 
 NBGRADER_COLUMNS = [
     "assignment",
@@ -211,7 +212,8 @@ def gradescope_results(result, chapter: str, lang: str = "en") -> dict:
                 }
             )
     earned, _ = result.book.total
-    summary = [f"{earned}/{catalog.CHAPTERS[chapter].points} points", *feedback.summary_lines(result)]
+    total = f"{earned}/{catalog.CHAPTERS[chapter].points} {t('points', lang)}"
+    summary = [total, *feedback.summary_lines(result, lang)]
     return {
         "score": float(earned),
         "execution_time": round(result.seconds, 1),

@@ -12,7 +12,8 @@ lower than the one they copied from) and the match is long enough to be evidence
 (``MIN_MATCHING_TOKENS``): two students who wrote little share a few idioms and nothing more.
 
 Written beside the grades: ``similarity.csv`` (the flagged pairs, most similar first, with both
-scores) and ``similarity.html`` (copydetect's report: the matching regions side by side).
+scores) and ``similarity.html`` (:mod:`graders.grading.reports.similarity_page`: the matching code
+side by side, in the teacher's language).
 """
 
 from __future__ import annotations
@@ -26,10 +27,10 @@ import os
 import re
 import tempfile
 import tokenize
-import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
+from graders.grading.reports import similarity_page
 from graders.impl import KIT_ROOT
 from graders.infra.files import make_dirs, write_atomic
 from graders.infra.safe_text import one_line
@@ -147,12 +148,18 @@ def _safe_name(student: str, taken: set[str]) -> str:
 
 
 def compare(
-    submissions: dict[str, dict[str, bytes]], chapter: str, out: Path, threshold: float = DEFAULT_THRESHOLD
+    submissions: dict[str, dict[str, bytes]],
+    chapter: str,
+    out: Path,
+    threshold: float = DEFAULT_THRESHOLD,
+    lang: str = "en",
 ) -> Similarity:
     """Compare every pair of ``submissions`` (student id -> graded files) of ``chapter``; write
-    ``similarity.csv`` and ``similarity.html`` into ``out``."""
+    ``similarity.csv`` and ``similarity.html`` (in ``lang``) into ``out``."""
     make_dirs(out)
     pairs: list[SimilarPair] = []
+    sides: list[similarity_page.SideBySide] = []
+    scores: list[float] = []
     with tempfile.TemporaryDirectory(prefix="dtlab-similarity-") as tmp:
         staged = Path(tmp)
         paths, student_of, taken = [], {}, set()
@@ -166,10 +173,18 @@ def compare(
             prints = _fingerprints(paths, boilerplate)
             compared = _compare_candidates(paths, prints, threshold)
             pairs = _flagged(compared, student_of, threshold)
-            html = _report(paths, prints, compared, threshold).replace(f"{staged}/", "")
-        else:
-            html = _EMPTY_REPORT.format(count=len(paths))
-    write_atomic(out / "similarity.html", html)
+            sides = _side_by_side(pairs, paths, prints, compared, student_of)
+            scores = [float(max(both)) for _, both, _ in compared.values()]
+    similarity_page.write(
+        out / "similarity.html",
+        chapter,
+        lang,
+        submissions=len(submissions),
+        threshold=threshold,
+        min_tokens=MIN_MATCHING_TOKENS,
+        sides=sides,
+        scores=scores,
+    )
     _write_csv(pairs, out / "similarity.csv")
     return Similarity(pairs, len(submissions), out / "similarity.csv", out / "similarity.html")
 
@@ -239,38 +254,23 @@ def _flagged(compared: dict, student_of: dict[str, str], threshold: float) -> li
     return sorted(pairs, key=lambda p: (-p.score, p.first, p.second))
 
 
-def _report(paths: list[str], prints: dict, compared: dict, threshold: float) -> str:
-    """copydetect's HTML report (the flagged pairs' code side by side, the similarity matrix and
-    histogram) of the pairs compared; the pairs skipped show as not compared."""
-    import numpy as np
-
-    from graders.judge import figures
-
-    figures.pyplot()  # the Agg backend, before copydetect imports pyplot
-    from copydetect import CopyDetector
-
-    detector = CopyDetector(
-        extensions=["py"],
-        noise_t=NOISE_CHARACTERS,
-        guarantee_t=GUARANTEE_CHARACTERS,
-        display_t=max(0.0, threshold - 1e-9),
-        autoopen=False,
-        silent=True,
-    )
-    detector.test_files = detector.ref_files = list(paths)
-    detector.file_data = prints
-    n = len(paths)
-    detector.similarity_matrix = np.full((n, n, 2), -1.0)
-    detector.token_overlap_matrix = np.full((n, n), -1)
-    for (i, j), (overlap, (first, second), slices) in compared.items():
-        detector.similarity_matrix[i, j] = (first, second)
-        detector.similarity_matrix[j, i] = (second, first)
-        detector.token_overlap_matrix[i, j] = detector.token_overlap_matrix[j, i] = overlap
-        if len(slices[0]):
-            detector.slice_matrix[(paths[i], paths[j])] = list(slices)
-    with warnings.catch_warnings():  # copydetect reads its template with a deprecated call
-        warnings.simplefilter("ignore", DeprecationWarning)
-        return detector.generate_html_report(output_mode="return")
+def _side_by_side(
+    pairs: list[SimilarPair], paths: list[str], prints: dict, compared: dict, student_of: dict[str, str]
+) -> list[similarity_page.SideBySide]:
+    """Each flagged pair's code (what was compared: code only), cut at its matching regions."""
+    index = {student_of[path]: i for i, path in enumerate(paths)}
+    found = []
+    for pair in pairs:
+        i, j = index[pair.first], index[pair.second]
+        _, _, (first, second) = compared[(i, j)]
+        found.append(
+            similarity_page.SideBySide(
+                pair,
+                similarity_page.runs(prints[paths[i]].raw_code, first),
+                similarity_page.runs(prints[paths[j]].raw_code, second),
+            )
+        )
+    return found
 
 
 def _write_csv(pairs: list[SimilarPair], path: Path) -> None:
@@ -282,9 +282,3 @@ def _write_csv(pairs: list[SimilarPair], path: Path) -> None:
             [one_line(p.first), one_line(p.second), f"{p.first_score:.4f}", f"{p.second_score:.4f}", p.tokens]
         )
     write_atomic(path, text.getvalue())
-
-
-_EMPTY_REPORT = (
-    "<!doctype html><meta charset='utf-8'><title>similarity</title>"
-    "<p>{count} submission(s): nothing to compare.</p>"
-)
