@@ -42,6 +42,7 @@ def _release(args: argparse.Namespace) -> int:
     print("left out: " + ", ".join(release.EXCLUDE) + "; no solution line appears in it")
     if classroom is not None:
         from graders.authoring import classroom as github_classroom
+        from graders.authoring import devcontainer
 
         steps = github_classroom.steps(classroom)
         print(
@@ -49,6 +50,7 @@ def _release(args: argparse.Namespace) -> int:
             f"{', '.join(classroom)} ({sum(s.points for s in steps)} points, {github_classroom.PROFILE} "
             "profile); push the release to a template repository (docs/teachers.md, GitHub Classroom)"
         )
+        print(f"Codespaces: {devcontainer.PATH} sets up Python 3.11, the CPU build of torch and the kit")
     return 0
 
 
@@ -63,7 +65,8 @@ def add_command(sub) -> None:
         "--github-classroom",
         action="store_true",
         help="make it a GitHub Classroom template: .github/workflows/classroom.yml grades every exercise "
-        "part (grading profile, public graders), and the Classroom score is the kit's points",
+        "part (grading profile, public graders), and the Classroom score is the kit's points; "
+        ".devcontainer/devcontainer.json sets up a Codespace (Python 3.11, torch, the kit, pytest)",
     )
     rel.add_argument(
         "--chapters",
