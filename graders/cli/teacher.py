@@ -199,6 +199,7 @@ def _common(parser: argparse.ArgumentParser, out_default: str | None) -> None:
         "--due",
         "--duedate",
         dest="duedate",
+        metavar="DATE",
         default="",
         help="due date, ISO 8601 with its time zone (2026-03-01T23:59+07:00 or ...Z); a time without "
         "a zone is refused. A student's git repository is graded at its last commit at or before it "
