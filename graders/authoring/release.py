@@ -10,7 +10,8 @@ them are complete answers), the kit's own tests, benchmarks and CI.
 ``### BEGIN SOLUTION`` and ``### END SOLUTION``) appears anywhere in the result;
 :func:`publish` does both aside and moves the release into place only when nothing leaks.
 ``dtlab release --github-classroom`` adds the GitHub Classroom workflow
-(:mod:`graders.authoring.classroom`), checked for leaks with the rest.
+(:mod:`graders.authoring.classroom`) and the Codespaces dev container
+(:mod:`graders.authoring.devcontainer`), checked for leaks with the rest.
 """
 
 from __future__ import annotations
@@ -98,7 +99,8 @@ STUDENT_README = "graders/authoring/README.student.md"
 def build(out_dir: Path, kit_root: Path = KIT_ROOT, classroom: list[str] | None = None) -> list[str]:
     """Write the release into ``out_dir`` (which must not exist or be empty); returns its files.
     With ``classroom`` (chapters), it is a GitHub Classroom template: its workflow
-    (:mod:`graders.authoring.classroom`) grades those chapters' parts."""
+    (:mod:`graders.authoring.classroom`) grades those chapters' parts, and its dev container
+    (:mod:`graders.authoring.devcontainer`) sets a Codespace up."""
     out_dir = Path(out_dir)
     if out_dir.exists() and any(out_dir.iterdir()):
         raise FileExistsError(f"{out_dir} is not empty")
@@ -111,11 +113,16 @@ def build(out_dir: Path, kit_root: Path = KIT_ROOT, classroom: list[str] | None 
     files.append("README.md")
     if classroom is not None:
         from graders.authoring import classroom as github_classroom
+        from graders.authoring import devcontainer
 
-        workflow = out_dir / github_classroom.WORKFLOW
-        workflow.parent.mkdir(parents=True, exist_ok=True)
-        workflow.write_text(github_classroom.workflow(classroom), encoding="utf-8")
-        files.append(github_classroom.WORKFLOW)
+        written = {
+            github_classroom.WORKFLOW: github_classroom.workflow(classroom),
+            devcontainer.PATH: devcontainer.text(),
+        }
+        for rel, text in written.items():
+            (out_dir / rel).parent.mkdir(parents=True, exist_ok=True)
+            (out_dir / rel).write_text(text, encoding="utf-8")
+            files.append(rel)
     return sorted(set(files))
 
 

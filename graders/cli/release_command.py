@@ -45,6 +45,7 @@ def _release(args: argparse.Namespace) -> int:
     print(t("release:left out", lang, excluded=", ".join(release.EXCLUDE)))
     if classroom is not None:
         from graders.authoring import classroom as github_classroom
+        from graders.authoring import devcontainer
 
         steps = github_classroom.steps(classroom)
         print(
@@ -58,6 +59,7 @@ def _release(args: argparse.Namespace) -> int:
                 profile=github_classroom.PROFILE,
             )
         )
+        print(t("release:codespaces", lang, path=devcontainer.PATH))
     return 0
 
 
@@ -72,7 +74,8 @@ def add_command(sub) -> None:
         "--github-classroom",
         action="store_true",
         help="make it a GitHub Classroom template: .github/workflows/classroom.yml grades every exercise "
-        "part (grading profile, public graders), and the Classroom score is the kit's points",
+        "part (grading profile, public graders), and the Classroom score is the kit's points; "
+        ".devcontainer/devcontainer.json sets up a Codespace (Python 3.11, torch, the kit, pytest)",
     )
     rel.add_argument(
         "--chapters",

@@ -57,6 +57,7 @@ def _grade_class(args: argparse.Namespace, submissions: Path, chapter: str, out:
             assignment=args.assignment,
             duedate=args.duedate,
             mtimes=args.timestamps_from_mtime,
+            at_head=args.at_head,
             roster=Path(args.roster) if args.roster else None,
             jobs=args.jobs,
             executor=args.executor,
@@ -196,7 +197,19 @@ def _common(parser: argparse.ArgumentParser, out_default: str | None) -> None:
     )
     parser.add_argument("--assignment", default=None, help="assignment name (default: the chapter)")
     parser.add_argument(
-        "--duedate", default="", help="due date, ISO 8601 with its time zone (2026-03-01T23:59:00+07:00)"
+        "--due",
+        "--duedate",
+        dest="duedate",
+        metavar="DATE",
+        default="",
+        help="due date, ISO 8601 with its time zone (2026-03-01T23:59+07:00 or ...Z); a time without "
+        "a zone is refused. A student's git repository is graded at its last commit at or before it "
+        "(committer date); one with none is graded at its head and marked late",
+    )
+    parser.add_argument(
+        "--at-head",
+        action="store_true",
+        help="git repositories: grade each at its head (the late mark still compares it with --due)",
     )
     parser.add_argument(
         "--timestamps-from-mtime",
@@ -226,8 +239,9 @@ def add_commands(sub) -> None:
         "grade",
         help="grade a class's submissions (folders, zips, or nbgrader's submitted/ layout)",
         description="Grade every submission in SUBMISSIONS: a folder per student, a zip per student, "
-        "or nbgrader's submitted/{student}/{assignment}/ layout. Resumable: finished students are "
-        "kept in OUT/.dtlab/results and not graded again.",
+        "or nbgrader's submitted/{student}/{assignment}/ layout. A folder that is a git repository "
+        "(gh classroom clone student-repos) is graded at a commit, never from its working tree. "
+        "Resumable: finished students are kept in OUT/.dtlab/results and not graded again.",
     )
     grade.add_argument("submissions", help="folder of submissions")
     grade.add_argument("--chapter", required=True)

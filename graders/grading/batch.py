@@ -19,7 +19,7 @@ import threading
 import time
 from collections import Counter
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 from graders import catalog
@@ -99,6 +99,7 @@ def grade_batch(
     for item in staged:
         previous = None if force else store.load(item.student_id, item.digest)
         if previous is not None:
+            previous = handed_in(previous, item)
             results[item.student_id] = previous
             resumed.append(item.student_id)
             if progress:
@@ -106,7 +107,11 @@ def grade_batch(
         else:
             todo.append(item)
 
+    by_id = {item.student_id: item for item in todo}
+
     def finished(result: StudentResult) -> None:
+        if result.student_id in by_id:
+            result = handed_in(result, by_id[result.student_id])
         store.save(result)
         results[result.student_id] = result
         if progress:
@@ -123,6 +128,18 @@ def grade_batch(
         resumed,
         time.monotonic() - started,
         sandbox.detect().describe(),
+    )
+
+
+def handed_in(result: StudentResult, item: Staged) -> StudentResult:
+    """``result`` with when and at which commit ``item`` was handed in: a stored result of the
+    same files may have been graded from another commit or submission."""
+    return replace(
+        result,
+        timestamp=item.timestamp,
+        commit=item.commit,
+        commit_time=item.commit_time,
+        commit_late=item.commit_late,
     )
 
 

@@ -52,6 +52,7 @@ class ClassRun:
     assignment: str | None = None  # nbgrader's assignment, and the gradebooks' name (default: chapter)
     duedate: str = ""  # ISO 8601 with its time zone, as the teacher wrote it
     mtimes: bool = False  # folders and zips: the files' modification times are the submission times
+    at_head: bool = False  # repositories: graded at their heads, whatever the due date
     roster: Path | None = None
     jobs: int = 2
     executor: str = "local"
@@ -148,15 +149,20 @@ class RequireSimilarity:
 @dataclass(frozen=True)
 class Intake:
     """The submissions (staged), the due date and the roster: everything the teacher hands in,
-    read and checked before anything is graded."""
+    read and checked before anything is graded. A student's git repository is staged at its last
+    commit by the due date (its head with ``at_head``, or when none is)."""
 
     def __call__(self, run: ClassRun, state: ClassState) -> ClassState:
         from graders.grading import intake, timestamps
         from graders.grading.reports import outputs
 
         try:
-            duedate = timestamps.parse(run.duedate).isoformat() if run.duedate else ""
-            found = intake.discover(run.submissions, run.chapter, run.assignment, mtimes=run.mtimes)
+            due = timestamps.parse(run.duedate) if run.duedate else None
+            duedate = due.isoformat() if due else ""
+            revisions = intake.Revisions(due, run.at_head)
+            found = intake.discover(
+                run.submissions, run.chapter, run.assignment, mtimes=run.mtimes, revisions=revisions
+            )
             roster = outputs.read_roster(run.roster) if run.roster else {}
         except (FileNotFoundError, ValueError) as exc:
             raise Stopped(f"{run.command}: {exception_text(exc, run.lang)}") from None

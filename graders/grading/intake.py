@@ -5,7 +5,9 @@ Three layouts are recognised in ``SUBMISSIONS``:
 * nbgrader's exchange layout: ``SUBMISSIONS/submitted/{student}/{assignment}/`` (or
   ``SUBMISSIONS`` being that ``submitted`` folder), with nbgrader's ``timestamp.txt``;
 * a zip archive per student: ``SUBMISSIONS/{student}.zip``;
-* a folder per student: ``SUBMISSIONS/{student}/``.
+* a folder per student: ``SUBMISSIONS/{student}/``; a folder that is a git repository (GitHub
+  Classroom's ``gh classroom clone student-repos``) is graded at a commit, from git's objects
+  (:mod:`graders.grading.git_history`), never from its working tree.
 
 Nobody is dropped silently: a folder that holds nbgrader's ``submitted/`` next to other student
 folders or zips is refused with the list of what would be left out (grade them separately), and
@@ -19,8 +21,9 @@ outside the archive is ignored and noted in the student's feedback (nbgrader's o
 ``timestamp.txt`` and the released notebook and README, are expected and not noted). Zip
 archives are read in memory, never extracted.
 
-Only nbgrader's layout records when a student submitted (:mod:`graders.grading.timestamps`);
-the files' modification times stand in for it only when asked (``mtimes=True``).
+nbgrader's layout records when a student submitted (:mod:`graders.grading.timestamps`), and a
+repository's graded commit has its committer date; elsewhere the files' modification times stand
+in for it only when asked (``mtimes=True``).
 """
 
 from __future__ import annotations
@@ -31,10 +34,11 @@ import re
 import stat
 import zipfile
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path, PurePosixPath
 
 from graders import catalog
-from graders.grading import timestamps
+from graders.grading import git_history, timestamps
 from graders.words.messages import say
 from graders.words.text import said_by
 
@@ -60,6 +64,9 @@ class Staged:
     notes: list[str] = field(default_factory=list)
     timestamp: str = ""  # ISO 8601 with its offset, when it was submitted ("" when unknown)
     source: str = ""
+    commit: str = ""  # a repository's graded commit (its hash), "" for anything else
+    commit_time: str = ""  # its committer date, ISO 8601 with its offset
+    commit_late: bool = False  # the graded commit is after the due date
 
     @property
     def digest(self) -> str:
@@ -80,6 +87,15 @@ class Entry:
     read: object  # () -> bytes
 
 
+@dataclass(frozen=True)
+class Revisions:
+    """Which commit of a repository is graded: the last at or before ``due``, or the head (no due
+    date, or ``at_head``)."""
+
+    due: datetime | None = None
+    at_head: bool = False
+
+
 @dataclass
 class Collection:
     """The staged submissions, in student order, and what looked like one but is not graded."""
@@ -88,8 +104,15 @@ class Collection:
     skipped: list[str] = field(default_factory=list)  # "bob.tar.gz: not a folder or a .zip"
 
 
-def discover(root: Path, chapter: str, assignment: str | None = None, mtimes: bool = False) -> Collection:
-    """Every submission under ``root``, staged; raises :class:`ValueError` for a mixed layout."""
+def discover(
+    root: Path,
+    chapter: str,
+    assignment: str | None = None,
+    mtimes: bool = False,
+    revisions: Revisions = Revisions(),
+) -> Collection:
+    """Every submission under ``root``, staged; raises :class:`ValueError` for a mixed layout (and
+    when git, needed for a repository, is missing)."""
     root = Path(root)
     if not root.is_dir():
         raise FileNotFoundError(say("intake:not a folder", root=root))
@@ -100,7 +123,7 @@ def discover(root: Path, chapter: str, assignment: str | None = None, mtimes: bo
         _refuse_a_mixed_layout(root, submitted)
         collection = _nbgrader_layout(submitted, chapter, assignment or chapter)
     else:
-        collection = _one_per_student(root, chapter, mtimes)
+        collection = _one_per_student(root, chapter, mtimes, revisions)
     ids = [s.student_id for s in collection.staged]
     duplicates = sorted({i for i in ids if ids.count(i) > 1})
     if duplicates:
@@ -139,13 +162,17 @@ def _nbgrader_layout(submitted: Path, chapter: str, assignment: str) -> Collecti
     return collection
 
 
-def _one_per_student(root: Path, chapter: str, mtimes: bool) -> Collection:
+def _one_per_student(root: Path, chapter: str, mtimes: bool, revisions: Revisions) -> Collection:
     modules = catalog.CHAPTERS[chapter].modules
     collection = Collection([])
     for entry in _children(root, with_files=True):
         if entry.is_symlink():
             collection.skipped.append(say("intake:symbolic link", name=entry.name))
-        elif entry.is_dir():
+            continue
+        if entry.is_dir() and git_history.is_repository(entry):
+            collection.staged.append(_stage_repository(entry, chapter, modules, revisions))
+            continue  # its time is the commit's, never the files'
+        if entry.is_dir():
             item = stage(folder_entries(entry), entry.name, chapter, modules, str(entry))
             collection.staged.append(item)
         elif entry.suffix == ".zip" and entry.is_file():
@@ -157,6 +184,21 @@ def _one_per_student(root: Path, chapter: str, mtimes: bool) -> Collection:
         if mtimes:
             item.timestamp = _modified(entry, item)
     return collection
+
+
+def _stage_repository(repo: Path, chapter: str, modules: tuple[str, ...], revisions: Revisions) -> Staged:
+    """The repository's graded commit, staged; its committer date is the submission time."""
+    try:
+        commit = git_history.graded_commit(repo, revisions.due, revisions.at_head)
+        if commit is None:
+            return Staged(student_id_of(repo.name), {}, [say("intake:no commit")])
+        entries = [Entry(*found) for found in git_history.tree(repo, commit.hash)]
+    except git_history.Unreadable as exc:
+        return Staged(student_id_of(repo.name), {}, [say("intake:unreadable repository", error=str(exc))])
+    item = stage(entries, repo.name, chapter, modules, f"{repo} @ {commit.hash}")
+    item.timestamp = item.commit_time = commit.time
+    item.commit, item.commit_late = commit.hash, commit.late
+    return item
 
 
 def _modified(entry: Path, item: Staged) -> str:

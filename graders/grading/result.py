@@ -101,6 +101,9 @@ class StudentResult:
     notes: list[str] = field(default_factory=list)
     timestamp: str = ""
     digest: str = ""
+    commit: str = ""  # a repository's graded commit, its committer date, and whether it is late
+    commit_time: str = ""
+    commit_late: bool = False
     timing: dict = field(default_factory=dict)  # startup_s, tests_s (as the driver measured)
     figures: dict[str, str] = field(default_factory=dict)  # report-relative PNG path -> base64 bytes
     #: exercise -> the mutants (by name) its failing code behaves like ([]: unrecognised), named

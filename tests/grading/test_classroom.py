@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from graders.authoring import classroom
+from graders.authoring import classroom, devcontainer
 from graders.catalog import CHAPTERS
 from graders.errors import Failure, FailureKind
 from graders.gradebook import FAILED, PASSED, Gradebook
@@ -32,6 +32,7 @@ def released(tmp_path_factory):
     )
     assert run.returncode == 0, run.stdout + run.stderr
     assert "17 parts of ch2 (20 points, grading profile)" in run.stdout
+    assert f"Codespaces: {devcontainer.PATH}" in run.stdout
     return out
 
 
@@ -110,10 +111,15 @@ def test_chapters_choose_what_the_workflow_grades(tmp_path):
 def test_the_releases_gitignore_keeps_the_workflow(released, tmp_path):
     subprocess.run(["git", "init", "-q", str(tmp_path)], check=True, timeout=30)
     shutil.copy(released / ".gitignore", tmp_path / ".gitignore")
-    ignored = subprocess.run(
-        ["git", "-C", str(tmp_path), "check-ignore", "-q", classroom.WORKFLOW], timeout=30
-    )
-    assert ignored.returncode == 1, ".github/ would not be pushed with the template"
+    for kept in (classroom.WORKFLOW, devcontainer.PATH):
+        ignored = subprocess.run(["git", "-C", str(tmp_path), "check-ignore", "-q", kept], timeout=30)
+        assert ignored.returncode == 1, f"{kept} would not be pushed with the template"
+
+
+def test_the_template_opens_in_a_codespace(released):
+    """The dev container (tests/grading/test_devcontainer.py checks its content) is in the release."""
+    assert json.loads((released / devcontainer.PATH).read_text(encoding="utf-8")) == devcontainer.config()
+    assert (released / "scripts" / "setup.sh").is_file() and (released / "exercises").is_dir()
 
 
 def test_a_part_scores_alone_from_the_chapters_kept_gradebook(tmp_path, capsys):

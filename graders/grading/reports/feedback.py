@@ -34,6 +34,7 @@ def blocks(result, chapter: str, lang: str = "en") -> list[tuple]:
     doc: list[tuple] = [
         ("h1", f"{chapter} · {title} · {result.student_id}"),
         ("strong", f"{t('total', lang)}: {earned}/{possible}"),
+        *[("p", line) for line in commit_lines(result, lang)],
     ]
     rows = book.rows()
     doc.append(
@@ -62,6 +63,15 @@ def blocks(result, chapter: str, lang: str = "en") -> list[tuple]:
     if flags:
         doc += [("h2", t("integrity", lang)), ("list", flags)]
     return doc
+
+
+def commit_lines(result, lang: str = "en") -> list[str]:
+    """Which commit of the student's repository was graded, and whether it is late."""
+    commit = getattr(result, "commit", "")
+    if not commit:
+        return []
+    lines = [t("feedback:commit", lang, commit=commit[:12], time=result.commit_time)]
+    return lines + ([t("feedback:late commit", lang)] if result.commit_late else [])
 
 
 def exercise_text(result, exercise_id: str, lang: str = "en") -> str:
@@ -98,7 +108,7 @@ def part_message(part, lang: str = "en") -> str:
 
 def summary_lines(result, lang: str = "en") -> list[str]:
     """What concerns the whole submission: why grading stopped, the intake notes, the integrity flags."""
-    lines = []
+    lines = commit_lines(result)
     if result.error:
         lines.append(t("feedback:stopped", lang, error=result.error.splitlines()[0]))
     lines += result.notes

@@ -2,8 +2,9 @@
 
 * ``grades.csv``: nbgrader's export columns, one row per student (roster students without a
   submission included, with 0);
-* ``grades_wide.csv``: points per exercise, the failure kinds, the integrity flags and the
-  submission notes, for review in a spreadsheet;
+* ``grades_wide.csv``: points per exercise, the failure kinds, the integrity flags, the
+  submission notes and, for a git repository, the graded commit and its time, for review in a
+  spreadsheet;
 * ``feedback/<student>.md`` and ``.html``;
 * ``gradescope/<student>/results.json`` in Gradescope's autograder format.
 
@@ -174,10 +175,13 @@ def write_all(
             notes=" | ".join(result.notes) if result else "",
             timestamp=result.timestamp if result else "",
             late=timestamps.late(result.timestamp, duedate) if result else "",
+            commit=result.commit if result else "",
+            commit_time=result.commit_time if result else "",
         )
         wide.append(row)
     wide_columns = ["student_id", "last_name", "first_name", *[e.id for e in exercises]]
     wide_columns += ["score", "max_score", "status", "failures", "integrity", "notes", "timestamp", "late"]
+    wide_columns += ["commit", "commit_time"]
 
     for result in results:
         sid = result.student_id
