@@ -47,7 +47,7 @@ def _release(args: argparse.Namespace) -> int:
         print(
             f"GitHub Classroom: {github_classroom.WORKFLOW} grades {len(steps)} parts of "
             f"{', '.join(classroom)} ({sum(s.points for s in steps)} points, {github_classroom.PROFILE} "
-            "profile); push the release to a template repository (docs/teachers.md, GitHub Classroom)"
+            "profile); push the release to a template repository (docs/lms.md, GitHub Classroom)"
         )
     return 0
 
