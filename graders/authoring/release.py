@@ -29,11 +29,15 @@ from graders.impl import KIT_ROOT
 #: (:data:`STUDENT_README`); of the docs, the pages a student uses (the teacher's and the
 #: kit developers' pages hold commands that need what the release leaves out).
 INCLUDE = (
+    "docs/course.md",
+    "docs/self-study.md",
     "docs/students.md",
     "docs/how-it-works.md",
     "docs/environment.md",
     "docs/gpus.md",
     "docs/measured.md",  # the numbers the students' pages quote
+    "docs/vi/course.md",
+    "docs/vi/self-study.md",
     "docs/vi/students.md",
     "docs/vi/how-it-works.md",
     "docs/vi/gpus.md",

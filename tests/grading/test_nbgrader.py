@@ -1,5 +1,11 @@
-"""nbgrader end to end, with real generate_assignment, autograde and generate_feedback: the scores
-in nbgrader's gradebook come from the sandboxed grader, and no edit of a notebook changes them.
+"""nbgrader end to end, as docs/lms.md documents it: real generate_assignment, release_assignment,
+collect, autograde, generate_feedback and release_feedback; the scores in nbgrader's gradebook
+come from the sandboxed grader, and no edit of a notebook changes them.
+
+The students fetch, submit and fetch their feedback through a real exchange folder, with
+nbgrader's own exchange classes run in this process (what ``nbgrader fetch_assignment``,
+``submit`` and ``fetch_feedback`` run, ``--student`` naming the student), so that five students
+cost no more interpreters than one.
 
 Notebook cells run in the student's kernel, outside any sandbox, so dtlab's notebook scores nothing
 itself: its points are task cells, autograde runs no cell, and ``dtlab nbgrader grade`` writes the
@@ -44,9 +50,9 @@ def nbgrader(course, *args, refused=()):
         timeout=900,
     )
     failed = {
-        line.split("student '")[1].split("'")[0]
+        line.split("for student '")[1].split("'")[0]
         for line in run.stderr.splitlines()
-        if "for student '" in line
+        if "There was an error processing assignment '" in line
     }
     assert failed == set(refused), run.stdout[-3000:] + run.stderr[-3000:]
     assert run.returncode == (1 if refused else 0), run.stdout[-3000:] + run.stderr[-3000:]
@@ -58,6 +64,30 @@ def dtlab_grade(course):
     run = subprocess.run(command + ["--deadline", "5"], capture_output=True, text=True, timeout=900)
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
     return run
+
+
+def as_student(step: str, exchange: Path, home: Path, student: str) -> None:
+    """A student's nbgrader command (``fetch_assignment``, ``submit``, ``fetch_feedback``) for
+    ch2, run from ``home`` as ``nbgrader STEP ch2 --course dtlab --student STUDENT`` runs it."""
+    from nbgrader.auth import Authenticator
+    from nbgrader.coursedir import CourseDirectory
+    from nbgrader.exchange import default
+    from traitlets.config import Config
+
+    kinds = {
+        "fetch_assignment": default.ExchangeFetchAssignment,
+        "submit": default.ExchangeSubmit,
+        "fetch_feedback": default.ExchangeFetchFeedback,
+    }
+    config = Config()
+    config.Exchange.root = str(exchange)
+    config.Exchange.assignment_dir = str(home)
+    config.Exchange.cache = str(home / ".nbgrader_cache")  # where submit keeps what fetch_feedback reads
+    config.CourseDirectory.course_id = "dtlab"
+    config.CourseDirectory.assignment_id = "ch2"
+    config.CourseDirectory.student_id = student
+    coursedir = CourseDirectory(config=config)
+    kinds[step](coursedir=coursedir, authenticator=Authenticator(config=config), config=config).start()
 
 
 def output(text):
@@ -113,7 +143,11 @@ def tamper(notebook: dict) -> dict:
 
 @pytest.fixture(scope="module")
 def course(kit_root, tmp_path_factory):
+    """The documented sequence up to the scores; returns the course, dtlab's report, the exchange
+    and the students' home folders."""
     course = tmp_path_factory.mktemp("course")
+    exchange = tmp_path_factory.mktemp("exchange")
+    homes = tmp_path_factory.mktemp("students")
     run = subprocess.run(
         [sys.executable, "-m", "graders", "nbgrader", "init", str(course), "--chapters", "ch2"],
         capture_output=True,
@@ -121,21 +155,28 @@ def course(kit_root, tmp_path_factory):
         timeout=60,
     )
     assert run.returncode == 0, run.stdout + run.stderr
+    with (course / "nbgrader_config.py").open("a") as config:
+        config.write(f"c.Exchange.root = {str(exchange)!r}\n")
     nbgrader(course, "generate_assignment", "ch2")
+    nbgrader(course, "release_assignment", "ch2")
     sources = {"alice": "alice", "dave": "dave", "mallory": None, "trudy": None, "stub": None}
+    edits = {"mallory": exploit, "trudy": tamper}
     for student, sample in sources.items():
-        folder = course / "submitted" / student / "ch2"
-        shutil.copytree(course / "release" / "ch2", folder)
+        home = homes / student
+        home.mkdir()
+        as_student("fetch_assignment", exchange, home, student)
+        folder = home / "ch2"
         if sample:
             for path in (kit_root / "fixtures/submissions/ch2" / sample).glob("*.py"):
                 shutil.copyfile(path, folder / path.name)
-        (folder / "timestamp.txt").write_text("2026-03-02 09:15:00.000000 UTC")
-    for student, edit in (("mallory", exploit), ("trudy", tamper)):
-        notebook = course / "submitted" / student / "ch2" / "ch2.ipynb"
-        notebook.write_text(json.dumps(edit(json.loads(notebook.read_text()))))
+        if student in edits:
+            notebook = folder / "ch2.ipynb"
+            notebook.write_text(json.dumps(edits[student](json.loads(notebook.read_text()))))
+        as_student("submit", exchange, home, student)
+    nbgrader(course, "collect", "ch2")
     nbgrader(course, "autograde", "ch2", refused=["trudy"])
     graded = dtlab_grade(course)
-    return course, graded.stdout
+    return course, graded.stdout, exchange, homes
 
 
 def gradebook_scores(course):
@@ -200,11 +241,16 @@ def test_the_students_files_were_graded_not_the_stubs(course, kit_root):
     ).read_text()
 
 
-def test_generate_feedback_shows_the_graders_messages(course):
-    dtlab_grade(course[0])  # after the later autograde: the comments again (it resumes every student)
-    nbgrader(course[0], "generate_feedback", "ch2", "--force")
-    html = (course[0] / "feedback" / "dave" / "ch2" / "ch2.html").read_text()
+def test_the_released_feedback_reaches_the_student_with_the_graders_messages(course):
+    course_dir, _, exchange, homes = course
+    dtlab_grade(course_dir)  # after the later autograde: the comments again (it resumes every student)
+    nbgrader(course_dir, "generate_feedback", "ch2", "--force")
+    html = (course_dir / "feedback" / "dave" / "ch2" / "ch2.html").read_text()
     assert "ring_all_reduce" in html and "banned" in html
+    nbgrader(course_dir, "release_feedback", "ch2")
+    as_student("fetch_feedback", exchange, homes / "dave", "dave")
+    fetched = list((homes / "dave" / "ch2" / "feedback").glob("*/ch2.html"))
+    assert [path.read_text() for path in fetched] == [html]
 
 
 def test_dtlabs_own_outputs_are_in_the_course(course):

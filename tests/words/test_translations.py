@@ -18,7 +18,21 @@ from graders.catalog import CHAPTERS
 from graders.impl import KIT_ROOT
 
 #: the pages a student or a lecturer reads, each with a Vietnamese twin in docs/vi/
-READER_PAGES = ("index", "setup", "students", "teachers", "gpus", "how-it-works")
+READER_PAGES = (
+    "index",
+    "setup",
+    "course",
+    "self-study",
+    "students",
+    "teachers",
+    "release",
+    "grading",
+    "sandbox",
+    "lms",
+    "class-report",
+    "gpus",
+    "how-it-works",
+)
 FENCE = re.compile(r"^\s*```(.*)$")
 
 
@@ -76,8 +90,14 @@ def test_a_chapters_readmes_link_to_each_other(chapter):
 def test_the_vietnamese_pages_are_in_the_sites_navigation():
     config = yaml.safe_load((KIT_ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
     vietnamese = next(entry["Tiếng Việt"] for entry in config["nav"] if "Tiếng Việt" in entry)
-    listed = {path for entry in vietnamese for path in entry.values()}
-    assert listed == {f"vi/{page}.md" for page in READER_PAGES}
+
+    def pages(node):  # a section (a list of entries) or a page's path
+        if isinstance(node, str):
+            return {node}
+        entries = node if isinstance(node, list) else [node]
+        return {path for entry in entries for value in entry.values() for path in pages(value)}
+
+    assert pages(vietnamese) == {f"vi/{page}.md" for page in READER_PAGES}
 
 
 def test_the_shape_sees_what_it_compares():
