@@ -243,13 +243,16 @@ class ForkServer:
         self.proc: subprocess.Popen | None = None
         self.sock: socket.socket | None = None
         self.ready = False
+        self._launcher: ForkServer | None = None
 
     def start(self) -> None:
         if self.proc is not None:
             return
-        in_process = self.in_process if self.in_process is not None else can_fork_here()
+        in_process = self.in_process
+        if in_process is None:
+            in_process = FORK_IN_PROCESS or can_fork_here()
         ours, theirs = socket.socketpair()
-        if FORK_IN_PROCESS or in_process:
+        if in_process:
             import gc
 
             gc.collect()  # no garbage for the server to finalise: a dead socket's close could hit its fds
@@ -332,6 +335,19 @@ class ForkServer:
             forked.append((info["pid"], info["pgid"], Connection(fds[0])))
         return forked
 
+    def launcher(self) -> ForkServer:
+        """The fork server that forks a launched world's agent (torch's elastic agent): this one
+        when it is a new interpreter, else a new-interpreter server beside it, started on first
+        use. An agent forked from a server forked in a process that ran pytest died of SIGBUS when
+        one of its ranks exited first (``ch1/_cheat_exit_rank1_others_asleep``), and its exit
+        codes with it: a launched world keeps to the fresh interpreter it was proven in."""
+        self.start()
+        if isinstance(self.proc, subprocess.Popen):
+            return self
+        if self._launcher is None:
+            self._launcher = ForkServer(self.base_dir, self.environ, in_process=False)
+        return self._launcher
+
     def launch(self, size: int, world_dir: str, message: dict, *, gpus: bool = False) -> tuple[int, int]:
         """Fork the agent of a launched world of ``size`` ranks running ``message``'s task, the
         machine's GPUs visible to its ranks if ``gpus``; returns ``(pid, pgid)`` of the agent."""
@@ -347,6 +363,9 @@ class ForkServer:
         return statuses
 
     def close(self) -> None:
+        if self._launcher is not None:
+            self._launcher.close()
+            self._launcher = None
         if self.proc is None:
             return
         if not self.ready:  # still importing torch: it would read no message before it is done

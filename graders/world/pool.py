@@ -239,7 +239,8 @@ class WorldPool:
         case,
         placement: Placement,
     ) -> RunResult:
-        world = LaunchedWorld(case.world_size, self.fork_server, self.base_dir, placement=placement)
+        launcher = self.fork_server.launcher()  # see ForkServer.launcher
+        world = LaunchedWorld(case.world_size, launcher, self.base_dir, placement=placement)
         world.start_task(message)
         student_dir = location.graded_root
         try:
