@@ -170,7 +170,8 @@ C10D_OP_NAMESPACES = ("c10d", "_c10d_functional", "_c10d_functional_autograd")
 #: the methods of ``ProcessGroup`` and its backends that communicate (or hand over the store every
 #: rank shares), refused to graded code in every exercise as the door ``"process group"``: they run
 #: in C++, behind the recorder. Torch's own calls of them (``dist.all_reduce``) still run. Those a
-#: torch of the range lacks are skipped (``gather_single``, the windows and remote tensors: 2.14).
+#: torch of the range lacks are skipped (``gather_single``, ``new_window``, the Backend's
+#: ``split`` and ``merge``: 2.14).
 PROCESS_GROUP_METHODS = frozenset(
     {
         "_allgather_base",
@@ -186,6 +187,7 @@ PROCESS_GROUP_METHODS = frozenset(
         "allgather_into_tensor_coalesced",
         "allreduce",
         "allreduce_coalesced",
+        "allreduce_sparse",
         "alltoall",
         "alltoall_base",
         "barrier",
@@ -195,12 +197,13 @@ PROCESS_GROUP_METHODS = frozenset(
         "gather_into_tensor",
         "gather_single",
         "get_group_store",
-        "map_remote_tensor",
+        "merge",
         "merge_remote_group",
         "monitored_barrier",
         "new_window",
         "recv",
         "recv_anysource",
+        "reconfigure",
         "reduce",
         "reduce_scatter",
         "reduce_scatter_single",
@@ -209,7 +212,7 @@ PROCESS_GROUP_METHODS = frozenset(
         "scatter",
         "send",
         "shutdown",
-        "tensor_register",
+        "split",
         "unbox",
     }
 )
