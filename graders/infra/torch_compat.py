@@ -25,7 +25,10 @@ from collections.abc import Callable, Iterator
 SUPPORTED = ((2, 13), (2, 16))
 
 #: public ``torch.distributed`` names a release of the range added, by the series that added them
+#: (the first two are why the range starts at 2.13: the solutions of ch4 to ch6 call them)
 ADDED = {
+    "all_gather_single": (2, 13),
+    "reduce_scatter_single": (2, 13),
     "gather_single": (2, 14),  # and its deprecated alias gather_into_tensor: a collective
     "gather_into_tensor": (2, 14),
     "get_backend_impl": (2, 14),  # the group's Backend object, whose methods the door refuses
