@@ -13,12 +13,15 @@ in any release, so:
 * the world and the recorder read theirs through the functions below;
 * public names a release of the range added are in :data:`ADDED`: the kit's lists (the catalog's
   collectives, the process group's methods) name them, and a name the installed torch lacks is
-  skipped there (the recorder wraps only the functions this torch has).
+  skipped there (the recorder wraps only the functions this torch has);
+* what a release does on graded code's behalf that a door would refuse is in
+  :data:`OWN_CODE_EDITS`.
 """
 
 from __future__ import annotations
 
 import contextlib
+import os
 from collections.abc import Callable, Iterator
 
 #: the torch series the kit runs on: >= the first, < the second
@@ -76,6 +79,25 @@ PRIVATE = {
         "ch7: torch's interleaved order"
     ),
 }
+
+
+#: torch's own functions that remake the code of a function torch itself made, by file (under the
+#: torch package) and name: since 2.15 a context-manager decorator (``@torch.no_grad()`` on a
+#: graded method) renames the wrapper it makes after the context manager. The doors that refuse
+#: building code and rewriting ``__code__`` let exactly these through (graders/comm/doors.py).
+OWN_CODE_EDITS = frozenset({("utils/_contextlib.py", "_set_stack_frame_name")})
+
+
+def torch_remakes_its_own_code(frame, code_file: str) -> bool:
+    """Whether ``frame`` is one of :data:`OWN_CODE_EDITS` making code for a function of its own
+    file (``code_file``: the new code's ``co_filename``)."""
+    import torch
+
+    root = os.path.dirname(torch.__file__) + os.sep
+    here = frame.f_code.co_filename
+    if not here.startswith(root) or code_file != here:
+        return False
+    return (here[len(root) :].replace(os.sep, "/"), frame.f_code.co_name) in OWN_CODE_EDITS
 
 
 def series(version: str) -> tuple[int, int]:

@@ -4,7 +4,9 @@ resolves on the installed torch; the kit's lists name what a release of the rang
 
 import ast
 import importlib
+import os
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 import torch
@@ -128,3 +130,21 @@ def test_the_range_module_is_the_installers():
     text = (KIT_ROOT / "scripts" / "install_torch.py").read_text()
     assert "SUPPORTED = ((2, 13), (2, 16))" in text
     assert Path(torch_compat.__file__).parent.name == "infra"
+
+
+def _frame(path: str, name: str):
+    return SimpleNamespace(f_code=SimpleNamespace(co_filename=path, co_name=name))
+
+
+def test_only_torchs_own_renaming_of_its_own_wrappers_passes_the_code_doors():
+    """torch 2.15's ``@torch.no_grad()`` renames the wrapper it made (in its own file); code of
+    any other file, or made by any other function, still meets the doors."""
+    torch_dir = os.path.dirname(torch.__file__)
+    contextlib_py = os.path.join(torch_dir, "utils", "_contextlib.py")
+    renames = _frame(contextlib_py, "_set_stack_frame_name")
+    assert torch_compat.torch_remakes_its_own_code(renames, contextlib_py)
+    assert not torch_compat.torch_remakes_its_own_code(renames, "/work/exercises/ch3/optimizers.py")
+    other = _frame(contextlib_py, "context_decorator")
+    assert not torch_compat.torch_remakes_its_own_code(other, contextlib_py)
+    graded = "/work/exercises/ch3/utils/_contextlib.py"
+    assert not torch_compat.torch_remakes_its_own_code(_frame(graded, "_set_stack_frame_name"), graded)
