@@ -87,6 +87,8 @@ if wants kit; then
   # the kit's requirements must accept this torch: pip keeps it (a change is a failure below)
   before=$("$VPY" -c 'import torch; print(torch.__version__)')
   timed kit "$VPY" -m pip install --disable-pip-version-check --progress-bar off "${wheel}[dev]"
+  # the same version number as a wheel installed by an earlier run: this build replaces it
+  timed kit-again "$VPY" -m pip install --disable-pip-version-check --force-reinstall --no-deps "$wheel"
   # Megatron-Core without its dependencies, as scripts/setup.sh: chapter 11's cross-check
   timed megatron "$VPY" -m pip install --disable-pip-version-check --no-deps "megatron-core==0.16.1"
   after=$("$VPY" -c 'import torch; print(torch.__version__)')
