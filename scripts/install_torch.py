@@ -3,8 +3,18 @@
 Run with the virtual environment's Python, before torch is there (standard library only), by
 ``scripts/setup.sh`` and by the Gradescope image's ``setup.sh``:
 
-    python scripts/install_torch.py install   # resolve (pip dry run), say what and how big, install
-    python scripts/install_torch.py verify    # torch 2.13.0, the CPU build unless CUDA was allowed
+    python scripts/install_torch.py install [--keep]  # keep a torch of the range, else resolve
+                                                      # (pip dry run), say what and how big,
+                                                      # install torch 2.13.0
+    python scripts/install_torch.py verify [--keep]   # a torch of the range, the CPU build unless
+                                                      # CUDA was allowed or --keep
+
+The kit runs on torch >= 2.13, < 2.16 (:data:`SUPPORTED`; each series proven by
+``bench/compat.sh``). What a new environment gets is one release of it, :data:`VERSION`, the CPU
+build CI and the course machines use. ``--keep`` (``bash scripts/setup.sh --keep-torch``) takes
+the torch the environment already has (setup.sh then makes ``.venv`` with
+``--system-site-packages``), CPU or CUDA build, if it is in the range; it refuses one outside the
+range and installs nothing then.
 
 Where torch comes from: ``DTLAB_TORCH_INDEX`` (an index URL, pip's ``--index-url``) and/or
 ``DTLAB_TORCH_FIND_LINKS`` (a folder or page of wheels, pip's ``--find-links``) when set; else
@@ -24,6 +34,10 @@ import tempfile
 import urllib.request
 from dataclasses import dataclass, field
 
+#: the torch series the kit runs on: >= the first, < the second (pyproject.toml says the same)
+SUPPORTED = ((2, 13), (2, 16))
+RANGE = f">={SUPPORTED[0][0]}.{SUPPORTED[0][1]}, <{SUPPORTED[1][0]}.{SUPPORTED[1][1]}"
+#: the release a new environment gets (its CPU build)
 VERSION = "2.13.0"
 REQUIREMENT = f"torch=={VERSION}"
 PYTORCH_CPU_INDEX = "https://download.pytorch.org/whl/cpu"
@@ -62,6 +76,15 @@ def sources(env=os.environ) -> list[Source]:
 
 def allow_cuda(env=os.environ) -> bool:
     return env.get("DTLAB_ALLOW_CUDA_TORCH", "") not in ("", "0")
+
+
+def in_range(version: str) -> bool:
+    """Whether a torch version (``2.15.0+cpu``, ``2.14.0a0+git…``) is of a supported series."""
+    try:
+        series = tuple(int(part) for part in version.partition("+")[0].split(".")[:2])
+    except ValueError:
+        return False
+    return SUPPORTED[0] <= series < SUPPORTED[1]
 
 
 @dataclass
@@ -193,8 +216,8 @@ def installed_torch() -> tuple[str, str | None] | None:
 
 def check_torch(version: str, cuda: str | None, allowed_cuda: bool) -> str | None:
     """What is wrong with the installed torch, or None."""
-    if version.partition("+")[0] != VERSION:
-        return f"torch {version} is installed, the kit needs exactly {VERSION}"
+    if not in_range(version):
+        return f"torch {version} is installed; the kit runs on torch {RANGE}"
     if cuda is not None and not allowed_cuda:
         return (
             f"torch {version} is a CUDA/ROCm build (torch.version.cuda = {cuda!r}); the kit wants the CPU "
@@ -203,11 +226,22 @@ def check_torch(version: str, cuda: str | None, allowed_cuda: bool) -> str | Non
     return None
 
 
-def install(env=os.environ) -> int:
+def install(env=os.environ, keep: bool = False) -> int:
+    """``keep``: the environment's own torch, whichever build, if it is in the range."""
     have = installed_torch()
-    if have and check_torch(*have, allow_cuda(env)) is None:
-        step(f"torch {have[0]} already installed")
+    if have and check_torch(*have, allow_cuda(env) or keep) is None:
+        step(f"torch {have[0]} already installed (the kit runs on torch {RANGE}): kept")
         return 0
+    if have and keep:
+        print(
+            f"dtlab setup: --keep-torch, but {check_torch(*have, True)}.\n"
+            f"  Nothing was installed. Install a torch of that range for {sys.executable}, or run "
+            "setup without --keep-torch to install the kit's own (remove .venv first).",
+            file=sys.stderr,
+        )
+        return 3
+    if keep:
+        step(f"--keep-torch, but no torch imports here: installing the kit's own, {REQUIREMENT}")
     gpu_plan, tried = None, []
     for source in sources(env):
         step(f"torch: asking pip what {REQUIREMENT} resolves to from {source.label} (dry run, no download)")
@@ -260,12 +294,12 @@ def pip_install(plan: Plan, source: Source) -> int:
     return code
 
 
-def verify(env=os.environ) -> int:
+def verify(env=os.environ, keep: bool = False) -> int:
     have = installed_torch()
     if have is None:
         print(f"dtlab setup: torch does not import in {sys.executable}", file=sys.stderr)
         return 4
-    problem = check_torch(*have, allow_cuda(env))
+    problem = check_torch(*have, allow_cuda(env) or keep)
     if problem:
         print(f"dtlab setup: {problem}", file=sys.stderr)
         return 4
@@ -275,7 +309,8 @@ def verify(env=os.environ) -> int:
 
 
 if __name__ == "__main__":
-    command = sys.argv[1] if len(sys.argv) > 1 else ""
-    if command not in ("install", "verify"):
-        sys.exit(f"usage: {sys.argv[0]} install|verify")
-    sys.exit(install() if command == "install" else verify())
+    command, *flags = sys.argv[1:] or [""]
+    if command not in ("install", "verify") or set(flags) - {"--keep"}:
+        sys.exit(f"usage: {sys.argv[0]} install|verify [--keep]")
+    keep_torch = "--keep" in flags
+    sys.exit(install(keep=keep_torch) if command == "install" else verify(keep=keep_torch))

@@ -119,7 +119,7 @@ def payload_and_peer(name: str, arguments: dict, group: tuple[int, ...]) -> tupl
     if name in ("broadcast", "scatter"):
         payload = arguments.get("scatter_list") if name == "scatter" else arguments["tensor"]
         return nbytes_of(payload), _global_peer(arguments, group, "src", "group_src")
-    if name in ("reduce", "gather"):
+    if name in ("reduce", "gather", "gather_single", "gather_into_tensor"):
         return nbytes_of(arguments["tensor"]), _global_peer(arguments, group, "dst", "group_dst")
     for key in ("input", "input_tensor", "tensor", "input_list", "input_tensor_list", "tensors"):
         if key in arguments:

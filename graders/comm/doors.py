@@ -28,10 +28,12 @@ import os
 import posix
 import signal
 import sys
+import types
 
 from graders.catalog import DOORS
 from graders.comm.callers import KIT_DIR, graded_asks, graded_request
 from graders.comm.guard import WHY_DOORS
+from graders.infra import torch_compat
 
 #: audited events that only hand back frames: refused when graded code receives them
 _FRAME_EVENTS = {"sys._getframe", "sys._current_frames"}
@@ -47,6 +49,8 @@ _ACTION_EVENTS = {
     "code.__new__": "code.__new__",
     "_thread.start_new_thread": "thread",
 }
+#: the doors that build code or put it into a function
+_CODE_DOORS = ("code.__new__", "function.__code__")
 #: audited events that move data between ranks behind the graders' back
 _CHANNEL_EVENTS = {"socket.connect", "socket.bind", "socket.sendto", "socket.sendmsg"}
 #: audited events that send a signal: ``(pid, signal)``; ``os.killpg``'s target is a group
@@ -99,6 +103,10 @@ class Doors:
         self._inside = True
         try:
             frame, root = sys._getframe(1), self.recorder.site_root  # who caused the event
+            if door in _CODE_DOORS and torch_compat.torch_remakes_its_own_code(
+                frame, _new_code_file(event, args)
+            ):
+                return  # torch renaming a wrapper of its own (@torch.no_grad() on a graded method)
             graded = graded_asks(frame, root) if receiving else graded_request(frame, root)
         finally:
             self._inside = False
@@ -175,6 +183,15 @@ def _signal_detail(event: str, args: tuple) -> tuple[int, ...]:
     if event == "os.killpg" or target == 0 or target < -1:
         return (number, SIGNAL_GROUP)
     return (number, target)
+
+
+def _new_code_file(event: str, args: tuple) -> str:
+    """The ``co_filename`` of the code an event builds (``code.__new__``) or puts into a function
+    (``object.__setattr__`` of ``__code__``); empty when it is no code."""
+    if event == "code.__new__" and len(args) > 1:
+        return str(args[1])
+    value = args[2] if len(args) > 2 else None
+    return value.co_filename if isinstance(value, types.CodeType) else ""
 
 
 def _writes(args: tuple) -> bool:

@@ -15,12 +15,13 @@ count, which differs from rank to rank in a persistent world.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import inspect
 from collections.abc import Callable
 
 import torch.distributed as dist
+
+from graders.infra import torch_compat
 
 #: read before the recorder swaps the function's code for its trampoline
 _NEW_GROUP = inspect.signature(dist.new_group)
@@ -63,25 +64,18 @@ def local_synchronization(args: tuple, kwargs: dict) -> bool:
     return bool(_NEW_GROUP.bind(*args, **kwargs).arguments.get("use_local_synchronization"))
 
 
-@contextlib.contextmanager
 def named_as_if_alone(graded_groups: list):
     """While graded code makes a group with ``use_local_synchronization=True``, torch names it as
-    in a program of its own. torch 2.13 hashes the ranks with the number of groups the process
-    holds, so that its members agree on the name only when each holds as many. In a program of
-    its own they do (the default group and the groups the program made); in the kit's world a
-    rank also holds the groups earlier tasks asked the kit for, and only their members hold each,
-    so the members would compute different names and wait for each other forever. The count is
-    therefore the default group and the groups graded code made and still holds."""
-    c10d = dist.distributed_c10d
-    original = c10d._hash_ranks_to_str
+    in a program of its own. torch salts the hash of the ranks with a count the members agree on
+    only in a program of its own (2.13: the groups the process holds; 2.14 and 2.15: the groups
+    made so far); in the kit's world a rank also holds, and made, the groups earlier tasks asked
+    the kit for, and only their members did, so the members would compute different names and
+    wait for each other forever. The count is therefore the default group and the groups graded
+    code made and still holds."""
 
     def hashed(ranks: list[int]) -> str:
-        held = 1 + sum(1 for group in graded_groups if group in c10d._world.pg_names)
+        held = 1 + sum(1 for group in graded_groups if torch_compat.holds_group(group))
         unique = "_".join(["_".join(map(str, ranks)), str(held)])
         return hashlib.sha1(bytes(unique, "utf-8"), usedforsecurity=False).hexdigest()
 
-    c10d._hash_ranks_to_str = hashed
-    try:
-        yield
-    finally:
-        c10d._hash_ranks_to_str = original
+    return torch_compat.group_names_hashed_by(hashed)

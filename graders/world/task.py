@@ -24,10 +24,10 @@ from typing import Any
 
 import torch
 import torch.distributed as dist
-from torch.utils._python_dispatch import _pop_mode
 
 from graders import catalog
 from graders.catalog import Exercise
+from graders.infra import torch_compat
 
 
 @dataclass(frozen=True)
@@ -52,17 +52,17 @@ class TaskSpec:
 
 def _mode_depths() -> tuple[int, int]:
     """How many dispatch and torch-function modes are entered (the kit's own, around the block)."""
-    return torch._C._len_torch_dispatch_stack(), torch._C._len_torch_function_stack()
+    return torch_compat.mode_depths()
 
 
 def _leave_modes_at(depths: tuple[int, int]) -> None:
     """Pop the modes graded code entered and left behind (its exit refused, or never reached),
     so that the next task in this worker starts with the kit's modes only."""
     dispatch, function = depths
-    while torch._C._len_torch_dispatch_stack() > dispatch:
-        _pop_mode()
-    while torch._C._len_torch_function_stack() > function:
-        torch._C._pop_torch_function_stack()
+    while torch_compat.mode_depths()[0] > dispatch:
+        torch_compat.pop_dispatch_mode()
+    while torch_compat.mode_depths()[1] > function:
+        torch_compat.pop_function_mode()
 
 
 def task(exercise: str | Exercise, *, reuse: bool = False, deadline_factor: float = 1.0):

@@ -217,15 +217,12 @@ class Worker(TaskServer):
         earlier group's addresses still in the world's store. Every rank serves the same tasks in
         the same order, so the prefix agrees across ranks."""
         import torch.distributed as dist
-        from torch.distributed import distributed_c10d as c10d
+
+        from graders.infra import torch_compat
 
         self.tasks_served += 1
-        default = c10d._get_default_group()
-        backend, _ = c10d._world.pg_map[default]
-        c10d._world.pg_map[default] = (
-            backend,
-            dist.PrefixStore(f"dtlab-task-{self.tasks_served}/", self.store),
-        )
+        prefix = f"dtlab-task-{self.tasks_served}/"
+        torch_compat.swap_default_store(lambda backend: dist.PrefixStore(prefix, self.store))
 
     def _join(self, args: WorkerArgs) -> None:
         import torch.distributed as dist
