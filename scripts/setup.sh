@@ -65,18 +65,17 @@ pip_log() {
 
 # 3. The kit, in place. DTLAB_EXTRAS adds optional extras: dask (dtlab grade --executor dask),
 # nbgrader (dtlab nbgrader).
-# The torch now there is pinned for this step: the kit's requirements never replace it. No
-# bytecode is compiled here (--no-compile): Python writes it for the modules a run imports, the
-# first time it does, and most of what the extras install is never imported (10 s less here).
+# The torch now there is pinned for this step: the kit's requirements never replace it.
 step "installing dtlab in place with extras [${DTLAB_EXTRAS:-dev}] (pip's log: .venv/setup-pip.log)"
-.venv/bin/python -c 'import torch; print("torch==" + torch.__version__)' >.venv/torch-pin.txt
-pip_log .venv/bin/python -m pip install --disable-pip-version-check --no-compile -c .venv/torch-pin.txt \
+.venv/bin/python -c 'from importlib.metadata import version; print("torch==" + version("torch"))' \
+  >.venv/torch-pin.txt  # from its metadata: importing torch here would warn that numpy is missing
+pip_log .venv/bin/python -m pip install --disable-pip-version-check -c .venv/torch-pin.txt \
   -e ".[${DTLAB_EXTRAS:-dev}]"
 # Megatron-Core, for the kit's own test that chapter 11's rank grid is its RankGenerator's: without
 # its dependencies (its rank groups need only torch), and only where the kit's tests run.
 case ",${DTLAB_EXTRAS:-dev}," in *,dev,*)
   step "installing megatron-core==0.16.1 without its dependencies (chapter 11's cross-check)"
-  pip_log .venv/bin/python -m pip install --disable-pip-version-check --no-compile --no-deps "megatron-core==0.16.1"
+  pip_log .venv/bin/python -m pip install --disable-pip-version-check --no-deps "megatron-core==0.16.1"
 esac
 
 # 4. What was installed is what was asked for.
