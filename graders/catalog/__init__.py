@@ -37,7 +37,6 @@ from graders.catalog.bans import (  # noqa: F401  (the catalog's vocabulary, rea
 )
 from graders.catalog.discovery import declared_chapters
 from graders.catalog.entries import Chapter, Exercise, exercises_of  # noqa: F401  (re-exported)
-from graders.words.messages import say
 
 CHAPTERS: dict[str, Chapter] = {c.id: c for c in declared_chapters()}
 EXERCISES: dict[str, Exercise] = {e.id: e for c in CHAPTERS.values() for e in c.exercises}
@@ -49,18 +48,6 @@ EXERCISES: dict[str, Exercise] = {e.id: e for c in CHAPTERS.values() for e in c.
 HIDDEN_PARTS: dict[str, tuple[str, ...]] = {
     f"{c.id}.{name}": parts for c in CHAPTERS.values() for name, parts in c.hidden.items()
 }
-
-
-def unknown_chapters(chapters) -> str:
-    """``""`` when every name in ``chapters`` is a chapter; else the message a command prints
-    (a Text, in every language), naming the unknown ones and the chapters there are."""
-    unknown = [c for c in chapters if c not in CHAPTERS]
-    if not unknown:
-        return ""
-    names, known = ", ".join(repr(c) for c in unknown), ", ".join(CHAPTERS)
-    if len(unknown) > 1:
-        return say("catalog:unknown chapters", names=names, known=known)
-    return say("catalog:unknown chapter", names=names, known=known)
 
 
 def exercise(exercise_id: str) -> Exercise:

@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from graders.impl import KIT_ROOT
+from graders.words.chapter_names import unknown_chapters
 
 
 def _stubs(args: argparse.Namespace) -> int:
@@ -28,7 +29,7 @@ def _battery(args: argparse.Namespace) -> int:
     from graders.misconceptions import shipped
 
     chapters = args.chapters or list(catalog.CHAPTERS)
-    unknown = catalog.unknown_chapters(chapters)
+    unknown = unknown_chapters(chapters)
     if unknown:
         print(unknown, file=sys.stderr)
         return 2

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from graders import catalog, config
+from graders.words.chapter_names import unknown_chapters
 from graders.words.text import in_lang
 from graders.words.vocabulary import t
 
@@ -20,7 +21,7 @@ def _release(args: argparse.Namespace) -> int:
         print(t("release:chapters alone", lang), file=sys.stderr)
         return 2
     classroom = (args.chapters or list(catalog.CHAPTERS)) if args.github_classroom else None
-    unknown = catalog.unknown_chapters(classroom or [])
+    unknown = unknown_chapters(classroom or [])
     if unknown:
         print(in_lang(unknown, lang), file=sys.stderr)
         return 2

@@ -10,6 +10,7 @@ from graders import config
 from graders.plugin.run_spec import GradingRun, add_options
 from graders.student.fingerprint import PROFILE
 from graders.student.state import DEFAULT_PATH
+from graders.words.chapter_names import unknown_chapters
 from graders.words.text import exception_text, in_lang
 from graders.words.vocabulary import t
 
@@ -69,7 +70,7 @@ def _watch(args: argparse.Namespace) -> int:
     from graders import catalog
 
     lang = args.lang or config.lang()
-    unknown = catalog.unknown_chapters([args.chapter])
+    unknown = unknown_chapters([args.chapter])
     if unknown:
         print(in_lang(unknown, lang), file=sys.stderr)
         return 2

@@ -15,6 +15,7 @@ from graders import catalog, config
 from graders.cli import lms_export, release_command
 from graders.impl import KIT_ROOT
 from graders.plugin.run_spec import add_options
+from graders.words.chapter_names import unknown_chapters
 from graders.words.text import exception_text, in_lang
 from graders.words.vocabulary import LANGS, t
 
@@ -44,7 +45,7 @@ def _grade_class(args: argparse.Namespace, submissions: Path, chapter: str, out:
     from graders.grading import class_pipeline as pipeline
 
     lang = args.lang or config.lang()
-    unknown = catalog.unknown_chapters([chapter])
+    unknown = unknown_chapters([chapter])
     if unknown:
         print(in_lang(unknown, lang), file=sys.stderr)
         return 2
@@ -111,7 +112,7 @@ def _similarity(args: argparse.Namespace) -> int:
     """``dtlab similarity SUBMISSIONS --chapter chN``: the similar pairs alone, nothing graded."""
     from graders.grading import class_pipeline as pipeline
 
-    unknown = catalog.unknown_chapters([args.chapter])
+    unknown = unknown_chapters([args.chapter])
     if unknown:
         print(in_lang(unknown, config.lang()), file=sys.stderr)
         return 2
@@ -149,7 +150,7 @@ def _similarity_options(parser: argparse.ArgumentParser) -> None:
 def _gradescope_build(args: argparse.Namespace) -> int:
     from graders.grading.lms import gradescope
 
-    unknown = catalog.unknown_chapters([args.chapter])
+    unknown = unknown_chapters([args.chapter])
     if unknown:
         print(in_lang(unknown, config.lang()), file=sys.stderr)
         return 2
@@ -165,7 +166,7 @@ def _nbgrader_init(args: argparse.Namespace) -> int:
     from graders.grading.lms import nbgrader_course as nbgrader
 
     chapters = args.chapters or list(catalog.CHAPTERS)
-    unknown = catalog.unknown_chapters(chapters)
+    unknown = unknown_chapters(chapters)
     if unknown:
         print(in_lang(unknown, config.lang()), file=sys.stderr)
         return 2

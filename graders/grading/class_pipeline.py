@@ -19,10 +19,11 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-from graders import catalog, config
+from graders import config
 from graders.grading.intake import Staged
 from graders.grading.reports.similarity import DEFAULT_THRESHOLD
 from graders.grading.result import Settings, StudentResult
+from graders.words.chapter_names import unknown_chapters
 from graders.words.text import exception_text, in_lang
 from graders.words.vocabulary import t
 
@@ -71,7 +72,7 @@ class ClassRun:
         return self.ungraded_lang or config.lang()
 
     def __post_init__(self) -> None:
-        unknown = catalog.unknown_chapters([self.chapter])
+        unknown = unknown_chapters([self.chapter])
         if unknown:
             raise ValueError(unknown)
         if self.settings is not None and self.settings.chapter != self.chapter:

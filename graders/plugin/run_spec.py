@@ -29,6 +29,7 @@ from pathlib import Path
 
 from graders import config
 from graders.impl import Impl, ImplNotFound
+from graders.words.chapter_names import unknown_chapters
 from graders.words.messages import say
 from graders.words.numbers import is_number
 from graders.words.text import join, number
@@ -241,7 +242,7 @@ def _outside_the_catalogue(chapters: tuple[str, ...], exercises: tuple[str, ...]
         return []
     from graders import catalog
 
-    problems = [catalog.unknown_chapters(chapters)]
+    problems = [unknown_chapters(chapters)]
     unknown = [e for e in exercises if e not in catalog.EXERCISES]
     names = ", ".join(map(repr, unknown))
     if len(unknown) > 1:

@@ -23,6 +23,7 @@ from graders.student import chapter_run as runner
 from graders.student.fingerprint import PROFILE, chapter_key
 from graders.student.progress import graded_record
 from graders.student.state import DEFAULT_PATH, ProgressState
+from graders.words.chapter_names import unknown_chapters
 from graders.words.messages import say
 from graders.words.text import exception_text
 from graders.words.vocabulary import t
@@ -40,7 +41,7 @@ def resolve(chapter: str, exercise: str | None = None) -> tuple[str, str | None]
     or ``ch2.ring_all_reduce``; ``(chapter, None)`` for a whole chapter."""
     if exercise is None and "." in chapter:
         chapter, exercise = chapter.split(".", 1)
-    unknown = catalog.unknown_chapters([chapter])
+    unknown = unknown_chapters([chapter])
     if unknown:
         raise UnknownTarget(unknown)
     if exercise is None:
