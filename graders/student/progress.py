@@ -23,6 +23,7 @@ from graders.plugin.run_spec import GradingRun
 from graders.student import chapter_run as runner
 from graders.student.fingerprint import chapter_key
 from graders.student.state import DEFAULT_PATH, ChapterRecord, ProgressState
+from graders.words.chapter_names import unknown_chapters
 from graders.words.numbers import format_number
 from graders.words.text import in_lang
 from graders.words.vocabulary import t
@@ -256,7 +257,7 @@ def render(lines: list[ChapterLine], lang: str = "en") -> str:
 
 
 def main(run: GradingRun, chapters: list[str], *, refresh: bool, state_path: Path) -> int:
-    unknown = catalog.unknown_chapters(chapters)
+    unknown = unknown_chapters(chapters)
     if unknown:
         print(in_lang(unknown, run.lang), file=sys.stderr)
         return 2
