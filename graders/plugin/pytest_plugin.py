@@ -12,7 +12,7 @@
 
 The plugin is lazy: a pytest run that collects no grader (another project's tests, a chapter
 that does not exist) starts nothing and loads no profile. The first grader file collected
-imports torch and forks the worker fork server from the run's own process.
+starts the worker fork server, which imports torch while pytest goes on collecting.
 """
 
 from __future__ import annotations
@@ -95,8 +95,7 @@ def run_of(config: pytest.Config) -> GradingRun:
 
 def pytest_collect_file(file_path, parent) -> None:
     """A grader file is about to be imported: load the default profile (``fewer_examples`` reads
-    it at import) and fork the fork server from this process, before any grader module is imported
-    (nothing of a grader is in the ranks' memory)."""
+    it at import) and start the fork server, so torch imports there while pytest collects."""
     if file_path.suffix == ".py" and file_path.name.startswith("test_") and _mentions_graders(file_path):
         _activate(parent.config)
 
@@ -134,8 +133,6 @@ def _activate(config: pytest.Config) -> None:
         config.stash[_FORK_SERVER] = config.stash[_POOL].fork_server
         return
     import tempfile
-
-    import torch  # noqa: F401 - the graders import it anyway: the fork server is then forked from here
 
     from graders.world.fork_server import ForkServer
 

@@ -39,19 +39,8 @@ from graders.proc import (
 
 #: Fork the server from the current process instead of starting a new interpreter. Batch grading
 #: sets it in a driver that was itself forked from a warm interpreter which already imported torch
-#: (:mod:`graders.grading.warm`), which saves the ~3 s import per submission. Without it, a server
-#: is forked here whenever :func:`can_fork_here` (a pytest run's, a ``dtlab`` command's).
+#: (:mod:`graders.grading.warm`), which saves the ~3 s import per submission.
 FORK_IN_PROCESS = False
-
-
-def can_fork_here() -> bool:
-    """Whether a fork server forked from this process would save the ~3 s of CPU a new interpreter
-    spends importing torch, safely: torch is imported already, and this process runs one thread (a
-    fork keeps only the calling thread: a lock another thread held would stay held). The driver's
-    own OpenMP threads are no obstacle: every rank sets torch to one thread before it computes."""
-    import threading
-
-    return "torch" in sys.modules and threading.active_count() == 1
 
 
 def _spawn_world(ctrl: socket.socket, request: dict) -> None:
@@ -235,8 +224,8 @@ class ForkServer:
         """``environ``: variables the fork server (and every rank) gets beyond the kit's own,
         which it may override or remove (None): a rank host on a cluster names its network
         interface so. ``in_process``: fork it from this process, which has imported torch
-        (as :data:`FORK_IN_PROCESS` does for every fork server of a process); None: when
-        :func:`can_fork_here` says so as it starts, else in a new interpreter."""
+        (as :data:`FORK_IN_PROCESS` does for every fork server of a process); None: as
+        :data:`FORK_IN_PROCESS` says."""
         self.base_dir = base_dir
         self.environ = environ or {}
         self.in_process = in_process
@@ -250,7 +239,7 @@ class ForkServer:
             return
         in_process = self.in_process
         if in_process is None:
-            in_process = FORK_IN_PROCESS or can_fork_here()
+            in_process = FORK_IN_PROCESS
         ours, theirs = socket.socketpair()
         if in_process:
             import gc
