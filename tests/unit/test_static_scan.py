@@ -289,3 +289,39 @@ def test_the_scans_hint_says_what_the_exercise_allows(tmp_path):
             hints[exercise] = str(exc.hint)
     assert "Adam runs in one process and needs no torch.distributed" in hints["ch3.adam"]
     assert "public torch.distributed calls the exercise allows" in hints["ch2.ring_shift"]
+
+
+def test_every_reason_has_its_words_in_every_language():
+    """Each reason the scan gives (its tables' and the scanner's own) is an entry of the kit's
+    catalogue in every language, and each ``scan:finding:`` entry is a reason the scan gives."""
+    import re
+    from pathlib import Path
+
+    from graders.comm import scan_rules, static_scan
+    from graders.words import catalogue
+
+    kit = catalogue.domain(catalogue.KIT)
+    tables = [v for name, v in vars(scan_rules).items() if name.strip("_").isupper() and isinstance(v, dict)]
+    keys = {key for table in tables for key in table.values() if key}
+    keys |= set(re.findall(r'"(scan:finding:[^"]+)"', Path(static_scan.__file__).read_text()))
+    assert keys == {key for key in kit if key.startswith("scan:finding:")}
+    for key in keys:
+        assert set(kit[key]) == set(catalogue.LANGS), f"{key} is not in every language"
+
+
+def test_a_finding_reads_in_every_language():
+    source = "import ctypes\nimport numpy as np\n\n\ndef f(x, group):\n    group.allreduce([x])\n"
+    source += "    return x.tolist()\n"
+    found = scan_source(source).findings
+    assert [str(f) for f in found] == [
+        "line 1 (at module level): loads native code (ctypes)",
+        "line 2 (at module level): keeps data in numpy arrays",
+        "line 6 (in f): calls a ProcessGroup method (allreduce)",
+        "line 7 (in f): copies a tensor into Python lists (.tolist())",
+    ]
+    assert [f.said().in_lang("vi") for f in found] == [
+        "dòng 1 (ở cấp module): nạp mã native (ctypes)",
+        "dòng 2 (ở cấp module): giữ dữ liệu trong mảng numpy",
+        "dòng 6 (trong f): gọi một phương thức của ProcessGroup (allreduce)",
+        "dòng 7 (trong f): chép tensor sang list của Python (.tolist())",
+    ]
