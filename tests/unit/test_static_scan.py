@@ -1,5 +1,7 @@
 """The static scan flags ways around the runtime guard, and only those."""
 
+import pytest
+
 from graders.comm.static_scan import BYPASS, MEMORY, REVIEW, scan_source
 
 SOURCE = """
@@ -325,3 +327,34 @@ def test_a_finding_reads_in_every_language():
         "dòng 6 (trong f): gọi một phương thức của ProcessGroup (allreduce)",
         "dòng 7 (trong f): chép tensor sang list của Python (.tolist())",
     ]
+
+
+def test_the_integrity_notes_and_the_scans_verdict_read_in_every_language(tmp_path):
+    """The part's failure lists the findings in the student's language; the gradebook keeps the
+    notes in every language, through its JSON too."""
+    from graders.errors import IntegrityFailure
+    from graders.gradebook import Gradebook
+    from graders.impl import Impl
+    from graders.plugin.harness import Harness
+    from graders.world.pool import WorldPool
+    from graders.world.task import TaskSpec
+
+    (tmp_path / "ch2").mkdir()
+    (tmp_path / "ch2" / "collectives.py").write_text(
+        "import ctypes\n\ndef ring_shift(tensor, group=None):\n    pass\n"
+    )
+    harness = Harness(WorldPool())
+    with pytest.raises(IntegrityFailure) as failed:
+        harness.check_source(TaskSpec("ch2.ring_shift", "collectives", "ring_shift"), Impl.resolve(tmp_path))
+    verdict = failed.value.localized
+    assert "\n  collectives.py line 1 (at module level): loads native code (ctypes)" in verdict["en"]
+    assert "\n  collectives.py dòng 1 (ở cấp module): nạp mã native (ctypes)" in verdict["vi"]
+    book = Gradebook()
+    book.keep_integrity(harness.integrity)
+    book = Gradebook.from_dict(book.to_dict())  # as batch grading reads it back
+    assert book.integrity_in("en") == {
+        "ch2.ring_shift": ["collectives.py line 1 (at module level): loads native code (ctypes)"]
+    }
+    assert book.integrity_in("vi") == {
+        "ch2.ring_shift": ["collectives.py dòng 1 (ở cấp module): nạp mã native (ctypes)"]
+    }
