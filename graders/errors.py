@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from enum import StrEnum
 
-from graders.words.text import in_lang
+from graders.words.text import in_every_lang
 from graders.words.vocabulary import LANGS, t
 
 
@@ -50,7 +50,7 @@ TODO_MARKER = "[dtlab TODO]"
 
 
 def _by_lang(text: object) -> dict[str, str]:
-    return {lang: in_lang(text, lang) for lang in LANGS} if text else {}
+    return in_every_lang(text) if text else {}
 
 
 @dataclass(frozen=True)
@@ -177,7 +177,7 @@ class StudentError(GradingFailure):
 
 class BannedCall(GradingFailure):
     """Student code called a function the exercise bans (even if it caught the error). ``note``
-    is the integrity report's line: who called what."""
+    is the integrity report's line: who called what (a Text, in every language)."""
 
     kind = FailureKind.BANNED
 

@@ -11,11 +11,13 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from graders import catalog
 from graders.errors import Failure, FailureKind, render
+from graders.words.text import in_every_lang
 from graders.words.vocabulary import part_name, t
 
 PASSED, FAILED, NOT_STARTED, NOT_RUN = "passed", "failed", "not started", "not run"
@@ -25,6 +27,11 @@ CONDEMNING = frozenset({FailureKind.BANNED, FailureKind.INTEGRITY})
 #: run (skipped, deselected by ``-k``, after ``-x`` stopped the run) is not a failure, but the part
 #: did not pass either.
 _RANK = {PASSED: 0, NOT_RUN: 1, NOT_STARTED: 2, FAILED: 3}
+
+
+def _note_in(note: dict[str, str] | str, lang: str) -> str:
+    """An integrity note in ``lang``: ``{lang: text}``, or a plain ``str`` (the same in every language)."""
+    return (note.get(lang) or note["en"]) if isinstance(note, dict) else note
 
 
 def _mark(status: str, lang: str) -> str:
@@ -84,7 +91,9 @@ class Gradebook:
     impl: str = ""
     profile: str = ""
     parts: dict[str, PartResult] = field(default_factory=dict)  # "exercise::part"
-    integrity: dict[str, list[str]] = field(default_factory=dict)
+    #: exercise -> its integrity notes (static-scan findings, banned calls, run-time tampering),
+    #: each ``{lang: text}`` as a failure's texts are (:meth:`keep_integrity`, :meth:`integrity_in`)
+    integrity: dict[str, list[dict[str, str]]] = field(default_factory=dict)
     hidden_run: set[str] = field(default_factory=set)  # "exercise::part" a hidden grader graded
     #: what the code did on the diagnostic battery of each failing exercise (``--dtlab-diagnose``)
     diagnostics: dict[str, dict] = field(default_factory=dict)
@@ -171,6 +180,14 @@ class Gradebook:
             return PartResult(exercise_id, part, NOT_RUN, 0, points)
         return PartResult(exercise_id, part, FAILED, 0, points, verdict["kind"], verdict)
 
+    def keep_integrity(self, notes: Mapping[str, Iterable[object]]) -> None:
+        """Keep ``notes`` (exercise -> Texts or strs) as the integrity notes, in every language."""
+        self.integrity = {k: [in_every_lang(n) for n in sorted(v)] for k, v in notes.items() if v}
+
+    def integrity_in(self, lang: str) -> dict[str, list[str]]:
+        """exercise -> its integrity notes in ``lang``, those with none left out."""
+        return {k: [_note_in(n, lang) for n in v] for k, v in self.integrity.items() if v}
+
     def hidden_not_run(self) -> dict[str, list[str]]:
         """Per graded exercise, the parts that have hidden graders this run did not include."""
         missing = {}
@@ -214,7 +231,7 @@ class Gradebook:
             lines.append(t("hidden not run", lang) + ":")
             for exercise_id, parts in unchecked.items():
                 lines.append(f"  {exercise_id}: {', '.join(parts)}")
-        notes = {k: v for k, v in self.integrity.items() if v}
+        notes = self.integrity_in(lang)
         if notes:
             lines.append("")
             lines.append(t("integrity", lang) + ":")
@@ -238,7 +255,9 @@ class Gradebook:
                 }
                 for row in self.rows()
             ],
-            "integrity": {k: sorted(v) for k, v in self.integrity.items() if v},
+            "integrity": {
+                k: sorted(v, key=lambda n: _note_in(n, "en")) for k, v in self.integrity.items() if v
+            },
             "hidden_run": sorted(self.hidden_run),
             **({"condemned": self.condemned} if self.condemned else {}),
             **({"diagnostics": self.diagnostics} if self.diagnostics else {}),

@@ -13,6 +13,10 @@ frames, the object graph, code objects, a banned object's ``__wrapped__`` or
 lives outside torch's storages (numpy, Python lists, pickles, files, threads); they fail
 exercises whose memory is measured by the live ledger. *Review* findings are only reported,
 for the teacher's integrity review.
+
+A finding's reason is said in every language of the kit (its words are the kit's catalogue's
+``scan:finding:...`` entries, :mod:`graders.comm.scan_rules` names them); :meth:`Finding.said`
+is its line, as the feedback and the integrity notes show it.
 """
 
 from __future__ import annotations
@@ -42,6 +46,8 @@ from graders.comm.scan_rules import (
     _TORCH_ROOTS,
 )
 from graders.errors import TODO_MARKER
+from graders.words.messages import say
+from graders.words.text import Text
 
 BYPASS = "bypass"
 MEMORY = "memory"
@@ -53,12 +59,16 @@ class Finding:
     line: int
     function: str  # "" for module level
     severity: str
-    reason: str
+    reason: Text  # in every language; as a ``str``, the English
     what: str = ""  # the call or module it is about (an exercise may allow some: ``Exercise.scan_allows``)
 
+    def said(self) -> Text:
+        """``line 12 (in f): <reason>``, in every language."""
+        where = say("scan:in function", function=self.function) if self.function else say("scan:module level")
+        return say("scan:finding", line=self.line, where=where, reason=self.reason)
+
     def __str__(self) -> str:
-        where = f"in {self.function}" if self.function else "at module level"
-        return f"line {self.line} ({where}): {self.reason}"
+        return str(self.said())
 
 
 @dataclass(frozen=True)
@@ -102,8 +112,14 @@ class _Scanner(ast.NodeVisitor):
     def function(self) -> str:
         return ".".join(self.scope)
 
-    def flag(self, node: ast.AST, severity: str, reason: str, what: str = "") -> None:
+    def flag(self, node: ast.AST, severity: str, key: str, what: str = "", **values: str) -> None:
+        """A finding at ``node``, its reason the catalogue's ``key`` said with ``values``."""
+        reason = say(key, **values)
         self.findings.append(Finding(getattr(node, "lineno", 0), self.function, severity, reason, what))
+
+    def flag_attribute(self, node: ast.AST, name: str) -> None:
+        """``name`` (an attribute, a name imported or read by name) leads around the guard."""
+        self.flag(node, BYPASS, _BANNED_ATTRS[name], name=name)
 
     # scopes
     def _visit_scope(self, node, name: str) -> None:
@@ -154,9 +170,10 @@ class _Scanner(ast.NodeVisitor):
         self._check_module(node, module)
         for alias in node.names:
             self._check_module(node, f"{module}.{alias.name}")
-            reason = _SYS_NAMES.get(alias.name) if module == "sys" else _BANNED_ATTRS.get(alias.name)
-            if reason:
-                self.flag(node, BYPASS, reason)
+            if module == "sys" and alias.name in _SYS_NAMES:
+                self.flag(node, BYPASS, _SYS_NAMES[alias.name])
+            elif module != "sys" and _BANNED_ATTRS.get(alias.name):
+                self.flag_attribute(node, alias.name)
             if module.split(".")[0] == "torch":
                 self.torch_aliases.add(alias.asname or alias.name)
         self.generic_visit(node)
@@ -165,32 +182,34 @@ class _Scanner(ast.NodeVisitor):
     def visit_Name(self, node: ast.Name) -> None:
         if self.scope:
             self.calls.setdefault(self.function, set()).add(node.id)
-        if node.id in ("distributed_c10d", "__builtins__"):
-            self.flag(node, BYPASS, _BANNED_ATTRS.get(node.id, "touches Python's builtins"))
+        if node.id == "distributed_c10d":
+            self.flag_attribute(node, node.id)
+        elif node.id == "__builtins__":
+            self.flag(node, BYPASS, _BANNED_MODULES["builtins"])
         self.generic_visit(node)
 
     def visit_Attribute(self, node: ast.Attribute) -> None:
         if node.attr == "modules" and id(node) not in self._called:
-            self.flag(node, BYPASS, "reaches the module table (sys.modules)")
+            self.flag(node, BYPASS, _SYS_NAMES["modules"])
         elif node.attr == "__dict__" and self._is_sys(node.value):
-            self.flag(node, BYPASS, "reads the sys module's namespace, the module table in it")
+            self.flag(node, BYPASS, "scan:finding:sys namespace")
         elif _BANNED_ATTRS.get(node.attr):
-            self.flag(node, BYPASS, _BANNED_ATTRS[node.attr])
+            self.flag_attribute(node, node.attr)
         elif node.attr == "_ops" and self._rooted_in_torch(node.value):
-            self.flag(node, BYPASS, "reaches torch's operator registry (torch._ops)")
+            self.flag(node, BYPASS, _BANNED_MODULES["torch._ops"])
         elif node.attr == "__dict__" and self._rooted_in_torch(node.value):
-            self.flag(node, BYPASS, "edits torch's namespace through __dict__")
+            self.flag(node, BYPASS, "scan:finding:torch __dict__")
         self.generic_visit(node)
 
     def visit_Subscript(self, node: ast.Subscript) -> None:
         key = node.slice
         if isinstance(key, ast.Constant) and key.value == "modules":
-            self.flag(node, BYPASS, "looks up the module table (sys.modules) by name")
+            self.flag(node, BYPASS, "scan:finding:sys.modules by name")
         self.generic_visit(node)
 
     def visit_Constant(self, node: ast.Constant) -> None:
         if isinstance(node.value, str) and node.value in _DOOR_NAMES:
-            self.flag(node, BYPASS, _BANNED_ATTRS[node.value])
+            self.flag_attribute(node, node.value)
 
     def visit_Call(self, node: ast.Call) -> None:
         func = node.func
@@ -200,9 +219,9 @@ class _Scanner(ast.NodeVisitor):
         if name in _BANNED_METHODS:
             self.flag(node, BYPASS, _BANNED_METHODS[name])
         if name in _INSPECT_FRAME_CALLS and isinstance(func, ast.Attribute) and _named(func.value, "inspect"):
-            self.flag(node, BYPASS, f"reads the interpreter's frames (inspect.{name})")
+            self.flag(node, BYPASS, "scan:finding:inspect frames", name=name)
         if name in _SIGNAL_CALLS and isinstance(func, ast.Attribute) and _named(func.value, "signal"):
-            self.flag(node, BYPASS, f"installs a signal handler, which is handed a frame (signal.{name})")
+            self.flag(node, BYPASS, "scan:finding:signal handler", name=name)
         if name in _REVIEW_CALLS:
             self.flag(node, REVIEW, _REVIEW_CALLS[name])
         if name in _MEMORY_CALLS:
@@ -211,11 +230,11 @@ class _Scanner(ast.NodeVisitor):
             self._called.add(id(func))
         if name in ("vars", *_ATTRIBUTE_CALLS) and isinstance(func, ast.Name) and node.args:
             if self._is_sys(node.args[0]):
-                self.flag(node, BYPASS, f"reads the sys module with {name}(), the module table included")
+                self.flag(node, BYPASS, "scan:finding:reads sys", name=name)
         if name in ("setattr", "delattr") and node.args and self._rooted_in_torch(node.args[0]):
-            self.flag(node, BYPASS, f"changes torch with {name}()")
+            self.flag(node, BYPASS, "scan:finding:changes torch", name=name)
         if _named(func, "vars") and node.args and self._rooted_in_torch(node.args[0]):
-            self.flag(node, BYPASS, "reads torch's namespace through vars()")
+            self.flag(node, BYPASS, "scan:finding:torch vars")
         if name in _ATTRIBUTE_CALLS and isinstance(func, ast.Name) and len(node.args) >= 2:
             self._check_attribute_name(node, node.args[1], name)
         self.generic_visit(node)
@@ -226,11 +245,10 @@ class _Scanner(ast.NodeVisitor):
         and ``getattr(self, f"layer{i}")`` are ordinary code."""
         folded = _folded(attribute)
         if isinstance(attribute, ast.Constant) and isinstance(folded, str):
-            reason = _BANNED_ATTRS.get(folded) or (
-                "reaches the module table (sys.modules)" if folded == "modules" else ""
-            )
-            if reason:
-                self.flag(node, BYPASS, reason)
+            if _BANNED_ATTRS.get(folded):
+                self.flag_attribute(node, folded)
+            elif folded == "modules":
+                self.flag(node, BYPASS, _SYS_NAMES["modules"])
             return
         parts = list(ast.walk(attribute))
         pieces = [c.value for c in parts if isinstance(c, ast.Constant) and isinstance(c.value, str)]
@@ -241,11 +259,11 @@ class _Scanner(ast.NodeVisitor):
             folded in _BANNED_ATTRS or folded.startswith(("__", *_FRAME_PREFIXES))
         )
         if scrambled or doors:
-            self.flag(node, BYPASS, f"assembles the name of a hidden attribute for {call}()")
+            self.flag(node, BYPASS, "scan:finding:hidden attribute", name=call)
 
     def _check_target(self, target: ast.AST) -> None:
         if isinstance(target, ast.Attribute) and self._rooted_in_torch(target.value):
-            self.flag(target, BYPASS, f"reassigns {ast.unparse(target)}, an attribute of torch")
+            self.flag(target, BYPASS, "scan:finding:reassigns torch", target=ast.unparse(target))
         elif isinstance(target, ast.Tuple | ast.List):
             for element in target.elts:
                 self._check_target(element)

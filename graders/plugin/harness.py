@@ -14,6 +14,7 @@ from graders.comm.static_scan import BYPASS, MEMORY, REVIEW, scan_file
 from graders.errors import BannedCall, IntegrityFailure, NotStarted, SubmissionError, classify
 from graders.impl import Impl
 from graders.words.messages import say
+from graders.words.text import join
 from graders.world.backend import NeedsHardware
 from graders.world.case_digest import case_key
 from graders.world.pool import RunResult, WorldPool
@@ -27,6 +28,7 @@ class Harness:
     def __init__(self, pool: WorldPool | None = None, *, static_scan: bool = True) -> None:
         self.pool = pool or WorldPool()
         self.static_scan = static_scan
+        #: exercise -> its integrity notes, each a Text (in every language)
         self.integrity: dict[str, set[str]] = defaultdict(set)
         #: with ``--dtlab-diagnose``: the cases whose run failed (hung, crashed, raised), by
         #: :func:`case_key`, so that the diagnostic battery need not wait for them again
@@ -58,9 +60,7 @@ class Harness:
                 changed[name].append(rank)
         for name, ranks in changed.items():
             who = ", ".join(map(str, ranks))
-            self.integrity[spec.exercise].add(
-                f"rank {who} changed {name} at run time (restored before grading)"
-            )
+            self.integrity[spec.exercise].add(say("integrity:tampered", ranks=who, name=name))
         return result
 
     def _set_aside(self, reason: str):
@@ -101,14 +101,14 @@ class Harness:
             raise NotStarted(exercise_id)  # still the generated stub: no need to start a world
         severities = (BYPASS, MEMORY) if spec.measured_memory else (BYPASS,)  # memory: torch storages only
         for finding in scan.for_symbol(symbol, REVIEW):
-            self.integrity[exercise_id].add(f"{path.name} {finding}")
+            self.integrity[exercise_id].add(f"{path.name} " + finding.said())
         bypasses = [(path.name, f) for severity in severities for f in scan.for_symbol(symbol, severity)]
         bypasses += _in_siblings(path, scan, severities)
         bypasses = [(name, f) for name, f in bypasses if f.what not in spec.scan_allows]
         for name, finding in bypasses:
-            self.integrity[exercise_id].add(f"{name} {finding}")
+            self.integrity[exercise_id].add(f"{name} " + finding.said())
         if bypasses and self.static_scan:
-            listing = "\n".join(f"  {name} {f}" for name, f in bypasses)
+            listing = join("\n", (f"  {name} " + f.said() for name, f in bypasses))
             around = say(
                 "submission:goes around the guard",
                 exercise=exercise_id,

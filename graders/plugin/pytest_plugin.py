@@ -378,7 +378,7 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config)
     book.profile = settings.get_current_profile_name()
     harness = config.stash.get(_HARNESS, None)
     if harness is not None:
-        book.integrity = {k: sorted(v) for k, v in harness.integrity.items()}
+        book.keep_integrity(harness.integrity)
         if run.diagnose or names_misconceptions(config, run):
             config.hook.pytest_dtlab_graded(book=book, harness=harness, run=run, config=config)
     table = book.render(run.lang)

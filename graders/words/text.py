@@ -62,6 +62,11 @@ def in_lang(value: object, lang: str) -> str:
     return value.in_lang(lang) if isinstance(value, Text) else str(value)
 
 
+def in_every_lang(value: object) -> dict[str, str]:
+    """``{lang: value in lang}`` for every language of the kit: a Text as data (JSON, a report)."""
+    return {lang: in_lang(value, lang) for lang in LANGS}
+
+
 def said_by(exc: BaseException) -> str:
     """What ``exc`` says: the Text it was raised with (``raise ValueError(say(...))``), in every
     language; else ``str(exc)``."""

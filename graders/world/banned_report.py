@@ -54,7 +54,7 @@ def raise_for_banned(traces: Traces, spec: TaskSpec, example: str = "") -> None:
             what = say("banned what:call", rank=rank, name=qualified, where=where)
             said = say("banned:call", what=what, exercise=spec.exercise)
         hint = say("banned:call:hint")
-    raise BannedCall(said, hint, example=example, note=f"{what} (banned)")
+    raise BannedCall(said, hint, example=example, note=say("integrity:banned", what=what))
 
 
 def _signal_refused(rank: int, event, spec: TaskSpec, where) -> Text:

@@ -146,3 +146,27 @@ def test_outputs_are_readable_by_the_teachers_group(tmp_path):
         assert mode & 0o040 and not mode & 0o004, (path, oct(mode))
         assert path.stat().st_gid == out.stat().st_gid
     assert stat.S_IMODE((out / "gradescope" / "an").stat().st_mode) & 0o050 == 0o050
+
+
+def test_the_integrity_notes_read_in_the_class_language(tmp_path):
+    """A note kept in every language (a scan finding, run-time tampering) is written in the
+    class's language: the feedback, the wide CSV's integrity column, Gradescope's summary."""
+    from graders.comm.static_scan import scan_source
+    from graders.words.messages import say
+
+    finding = scan_source("import numpy\n").findings[0]
+    scanned = result("an", passed=[("ch2.ring_shift", "result")])
+    tampered = say("integrity:tampered", ranks="0, 1", name="torch.distributed.all_reduce")
+    scanned.book.keep_integrity({"ch2.ring_shift": ["collectives.py " + finding.said(), tampered]})
+    outputs.write_all([scanned], "ch2", tmp_path, lang="vi")
+    note = "collectives.py dòng 1 (ở cấp module): giữ dữ liệu trong mảng numpy (ch2.ring_shift)"
+    with open(tmp_path / "grades_wide.csv", newline="") as fh:
+        column = next(csv.DictReader(fh))["integrity"]
+    assert note in column and "rank 0, 1 đã sửa torch.distributed.all_reduce lúc chạy" in column
+    assert "keeps data" not in column
+    markdown = re.sub(r"\\(.)", r"\1", (tmp_path / "feedback" / "an.md").read_text())  # escapes undone
+    assert "## ghi chú liêm chính" in markdown and note in markdown
+    gradescope = json.loads((tmp_path / "gradescope" / "an" / "results.json").read_text())
+    assert (
+        "ghi chú liêm chính (giảng viên sẽ xem lại):" in gradescope["output"] and note in gradescope["output"]
+    )

@@ -1,5 +1,7 @@
 """The static scan flags ways around the runtime guard, and only those."""
 
+import pytest
+
 from graders.comm.static_scan import BYPASS, MEMORY, REVIEW, scan_source
 
 SOURCE = """
@@ -289,3 +291,70 @@ def test_the_scans_hint_says_what_the_exercise_allows(tmp_path):
             hints[exercise] = str(exc.hint)
     assert "Adam runs in one process and needs no torch.distributed" in hints["ch3.adam"]
     assert "public torch.distributed calls the exercise allows" in hints["ch2.ring_shift"]
+
+
+def test_every_reason_has_its_words_in_every_language():
+    """Each reason the scan gives (its tables' and the scanner's own) is an entry of the kit's
+    catalogue in every language, and each ``scan:finding:`` entry is a reason the scan gives."""
+    import re
+    from pathlib import Path
+
+    from graders.comm import scan_rules, static_scan
+    from graders.words import catalogue
+
+    kit = catalogue.domain(catalogue.KIT)
+    tables = [v for name, v in vars(scan_rules).items() if name.strip("_").isupper() and isinstance(v, dict)]
+    keys = {key for table in tables for key in table.values() if key}
+    keys |= set(re.findall(r'"(scan:finding:[^"]+)"', Path(static_scan.__file__).read_text()))
+    assert keys == {key for key in kit if key.startswith("scan:finding:")}
+    for key in keys:
+        assert set(kit[key]) == set(catalogue.LANGS), f"{key} is not in every language"
+
+
+def test_a_finding_reads_in_every_language():
+    source = "import ctypes\nimport numpy as np\n\n\ndef f(x, group):\n    group.allreduce([x])\n"
+    source += "    return x.tolist()\n"
+    found = scan_source(source).findings
+    assert [str(f) for f in found] == [
+        "line 1 (at module level): loads native code (ctypes)",
+        "line 2 (at module level): keeps data in numpy arrays",
+        "line 6 (in f): calls a ProcessGroup method (allreduce)",
+        "line 7 (in f): copies a tensor into Python lists (.tolist())",
+    ]
+    assert [f.said().in_lang("vi") for f in found] == [
+        "dòng 1 (ở cấp module): nạp mã native (ctypes)",
+        "dòng 2 (ở cấp module): giữ dữ liệu trong mảng numpy",
+        "dòng 6 (trong f): gọi một phương thức của ProcessGroup (allreduce)",
+        "dòng 7 (trong f): chép tensor sang list của Python (.tolist())",
+    ]
+
+
+def test_the_integrity_notes_and_the_scans_verdict_read_in_every_language(tmp_path):
+    """The part's failure lists the findings in the student's language; the gradebook keeps the
+    notes in every language, through its JSON too."""
+    from graders.errors import IntegrityFailure
+    from graders.gradebook import Gradebook
+    from graders.impl import Impl
+    from graders.plugin.harness import Harness
+    from graders.world.pool import WorldPool
+    from graders.world.task import TaskSpec
+
+    (tmp_path / "ch2").mkdir()
+    (tmp_path / "ch2" / "collectives.py").write_text(
+        "import ctypes\n\ndef ring_shift(tensor, group=None):\n    pass\n"
+    )
+    harness = Harness(WorldPool())
+    with pytest.raises(IntegrityFailure) as failed:
+        harness.check_source(TaskSpec("ch2.ring_shift", "collectives", "ring_shift"), Impl.resolve(tmp_path))
+    verdict = failed.value.localized
+    assert "\n  collectives.py line 1 (at module level): loads native code (ctypes)" in verdict["en"]
+    assert "\n  collectives.py dòng 1 (ở cấp module): nạp mã native (ctypes)" in verdict["vi"]
+    book = Gradebook()
+    book.keep_integrity(harness.integrity)
+    book = Gradebook.from_dict(book.to_dict())  # as batch grading reads it back
+    assert book.integrity_in("en") == {
+        "ch2.ring_shift": ["collectives.py line 1 (at module level): loads native code (ctypes)"]
+    }
+    assert book.integrity_in("vi") == {
+        "ch2.ring_shift": ["collectives.py dòng 1 (ở cấp module): nạp mã native (ctypes)"]
+    }

@@ -207,6 +207,11 @@ def test_what_the_world_reports_reads_in_the_students_language():
     with pytest.raises(BannedCall) as info:
         raise_for_banned(door, spec)
     assert "rank 0 đã duyệt qua mọi đối tượng đang tồn tại (gc.get_objects)" in info.value.localized["vi"]
+    assert info.value.note == "rank 0 walks every live object (gc.get_objects) (banned)"  # the integrity note
+    assert (
+        info.value.note.in_lang("vi")
+        == "rank 0 đã duyệt qua mọi đối tượng đang tồn tại (gc.get_objects) (bị cấm)"
+    )
     event = ("banned:operator:aten::is_same_size", 0, -1, (), 0, "layers.py:7 in backward")
     refused = Traces([parse([event])])
     with pytest.raises(BannedCall) as info:

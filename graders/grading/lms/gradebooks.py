@@ -170,7 +170,7 @@ def feedback_line(result, chapter: str, lang: str = "en") -> str:
         why = ", ".join(f"{part_name(p.part, lang)}: {t(_kind(p), lang)}" for p in failed)
         pieces.append(f"{row.exercise} {row.points}/{row.max_points} {t(row.status, lang)}")
         pieces[-1] += f" ({why})" if why else ""
-    return " · ".join(pieces + feedback.summary_lines(result))
+    return " · ".join(pieces + feedback.summary_lines(result, lang))
 
 
 def _kind(part) -> str:

@@ -59,7 +59,7 @@ def blocks(result, chapter: str, lang: str = "en") -> list[tuple]:
         doc += [("p", line) for line in misconception_lines(result, row.exercise, lang)]
     if result.notes:
         doc += [("h2", t("notes", lang)), ("list", list(result.notes))]
-    flags = integrity_flags(result)
+    flags = integrity_flags(result, lang)
     if flags:
         doc += [("h2", t("integrity", lang)), ("list", flags)]
     return doc
@@ -108,21 +108,21 @@ def part_message(part, lang: str = "en") -> str:
 
 def summary_lines(result, lang: str = "en") -> list[str]:
     """What concerns the whole submission: why grading stopped, the intake notes, the integrity flags."""
-    lines = commit_lines(result)
+    lines = commit_lines(result, lang)
     if result.error:
         lines.append(t("feedback:stopped", lang, error=result.error.splitlines()[0]))
     lines += result.notes
-    flags = integrity_flags(result)
+    flags = integrity_flags(result, lang)
     if flags:
         lines += [t("feedback:integrity reviewed", lang), *flags]
     return [clean(line) for line in lines]
 
 
-def integrity_flags(result) -> list[str]:
-    """Static-scan flags, banned calls and run-time tampering: one line per flag, with the
-    exercises it touched (a module-level finding touches every exercise of its file)."""
+def integrity_flags(result, lang: str = "en") -> list[str]:
+    """Static-scan flags, banned calls and run-time tampering, in ``lang``: one line per flag, with
+    the exercises it touched (a module-level finding touches every exercise of its file)."""
     where: dict[str, list[str]] = {}
-    for exercise_id, items in sorted(result.book.integrity.items()):
+    for exercise_id, items in sorted(result.book.integrity_in(lang).items()):
         for item in items:
             where.setdefault(item, []).append(exercise_id)
     return [f"{item} ({', '.join(exercises)})" for item, exercises in where.items()]

@@ -171,7 +171,7 @@ def write_all(
             if result
             else "no submission",
             failures="; ".join(f"{k} x{kinds.count(k)}" for k in sorted(set(kinds))),
-            integrity=" | ".join(feedback.integrity_flags(result)) if result else "",
+            integrity=" | ".join(feedback.integrity_flags(result, lang)) if result else "",
             notes=" | ".join(result.notes) if result else "",
             timestamp=result.timestamp if result else "",
             late=timestamps.late(result.timestamp, duedate) if result else "",
