@@ -1,6 +1,7 @@
-"""Call sites read in the student's language: ``file:line in function`` is the recorders' data,
-words only when rendered (graders.words.sites)."""
+"""Where in the student's code, in the student's language: call sites (``file:line in function``
+is the recorders' data, words only when rendered: graders.words.sites) and syntax errors."""
 
+from graders.comm.static_scan import scan_source
 from graders.comm.trace import Traces, parse
 from graders.errors import BannedCall
 from graders.words.messages import say
@@ -45,4 +46,14 @@ def test_a_hangs_call_stack_reads_in_vietnamese():
     assert (
         said.in_lang("vi")
         == "call stack: collectives.py:12 trong hàm ring_shift ← collectives.py:30 trong hàm main"
+    )
+
+
+def test_a_syntax_error_says_its_line_in_vietnamese():
+    error = scan_source("x = 1\n" * 1233 + "def f(:\n    pass\n").syntax_error
+    assert error == "line 1234: invalid syntax"
+    said = say("submission:does not compile", exercise="ch2.ring_shift", file="collectives.py", error=error)
+    assert (
+        said.in_lang("vi")
+        == "ch2.ring_shift: collectives.py không biên dịch được (dòng 1234: invalid syntax)."
     )
