@@ -78,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     texts = hints.hints(exercise_id, lang)
     levels = len(texts)
-    fields = {"id": exercise_id, "title": catalog.EXERCISES[exercise_id].title, "levels": levels}
+    fields = {"id": exercise_id, "title": catalog.EXERCISES[exercise_id].title_in(lang), "levels": levels}
     if args.level is not None and not 1 <= args.level <= levels:
         print(_say("no level", lang, level=args.level, **fields), file=sys.stderr)
         return 2

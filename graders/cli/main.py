@@ -81,5 +81,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    from graders.cli.help_words import help_lang, translate
+
+    parser = translate(build_parser(), help_lang(sys.argv[1:] if argv is None else argv))
+    args = parser.parse_args(argv)
     return args.func(args)

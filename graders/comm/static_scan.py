@@ -341,11 +341,18 @@ def _is_todo_body(body: list[ast.stmt]) -> bool:
     )
 
 
+def syntax_error_said(exc: SyntaxError | ValueError) -> Text | str:
+    """Where a file does not compile and why (Python's own words), ``line 10: expected ':'``."""
+    line, message = getattr(exc, "lineno", None), getattr(exc, "msg", None) or str(exc)
+    # the line number is a name, not a quantity: no locale grouping
+    return say("scan:syntax error", line=str(line), message=message) if line else message
+
+
 def scan_source(source: str) -> ScanResult:
     try:
         tree = ast.parse(source)
     except SyntaxError as exc:
-        return ScanResult((), {}, f"line {exc.lineno}: {exc.msg}")
+        return ScanResult((), {}, syntax_error_said(exc))
     scanner = _Scanner()
     scanner.visit(tree)
     return ScanResult(

@@ -31,6 +31,7 @@ from graders.grading.result import Settings, StudentResult
 from graders.grading.store import ResultStore
 from graders.infra.safe_text import one_line
 from graders.words.numbers import format_number
+from graders.words.text import in_lang
 from graders.words.vocabulary import t
 
 
@@ -40,7 +41,7 @@ class BatchOutcome:
     graded: list[str] = field(default_factory=list)  # graded in this run
     resumed: list[str] = field(default_factory=list)  # taken from a previous run
     seconds: float = 0.0
-    isolation: str = ""
+    isolation: str = ""  # a Text: the sandbox layers in every language
 
 
 class Progress:
@@ -290,14 +291,21 @@ def summary(outcome: BatchOutcome, chapter: str, lang: str = "en") -> str:
     kinds = Counter(kind for r in results for kind in failure_kinds(r))
     if kinds:
         lines.append("")
-        by_kind = ", ".join(f"{k} {n}" for k, n in kinds.most_common())
+        by_kind = ", ".join(f"{_kind_named(k, lang)} {n}" for k, n in kinds.most_common())
         lines.append(t("class:failures by kind", lang) + by_kind)
     stopped = [r for r in results if r.error]
     for result in stopped:
-        lines.append(f"  {result.student_id}: {result.error_kind}: {one_line(result.error.splitlines()[0])}")
+        kind = _kind_named(result.error_kind, lang)
+        lines.append(f"  {result.student_id}: {kind}: {one_line(result.error.splitlines()[0])}")
     lines.append("")
-    lines.append(t("class:isolation", lang, isolation=outcome.isolation))
+    lines.append(t("class:isolation", lang, isolation=in_lang(outcome.isolation, lang)))
     return "\n".join(lines)
+
+
+def _kind_named(kind: str, lang: str) -> str:
+    """A failure kind in the class summary: in English its name as the CSVs write it (``not
+    started``, ``hang``), in another language what it means there."""
+    return kind if lang == "en" else t("kind:" + kind, lang)
 
 
 def _stacked(name: str, width: int) -> list[str]:

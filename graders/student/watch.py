@@ -30,6 +30,7 @@ from graders.impl import KIT_ROOT
 from graders.plugin.pytest_plugin import gradebook_of, lend_worlds
 from graders.plugin.run_spec import GradingRun
 from graders.student.watch_changes import content_digest, file_states, snapshot
+from graders.words.text import in_lang
 from graders.words.vocabulary import t
 
 SETTLE_S = 0.02  # a changed file is read once it has not changed again for this long
@@ -163,7 +164,7 @@ class Watch:
         code = snapshot(self.dir, self.exercises)
         for name, (why, ids) in sorted(code.broken.items()):
             if self.broken.get(name) != why:
-                self._say("watch:syntax", file=name, error=why, ids=", ".join(ids))
+                self._say("watch:syntax", file=name, error=in_lang(why, self.lang), ids=", ".join(ids))
         self.broken = {name: why for name, (why, _) in code.broken.items()}
         todo = [
             e.id

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from graders.catalog import Exercise
+from graders.comm.static_scan import syntax_error_said
 
 #: names through which code reaches other top-level names without naming them
 _DYNAMIC = frozenset(
@@ -56,9 +57,7 @@ def _parse(path: Path, folder: str = "") -> _Module:
     try:
         tree = ast.parse(source, filename=str(path))
     except (SyntaxError, ValueError) as exc:
-        line = getattr(exc, "lineno", None)
-        message = getattr(exc, "msg", None) or str(exc)
-        return _Module(error=f"line {line}: {message}" if line else message)
+        return _Module(error=syntax_error_said(exc))
     module = _Module(whole=_digest(ast.dump(tree)))
     shared = []
     for node in tree.body:

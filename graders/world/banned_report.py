@@ -14,6 +14,7 @@ from graders.comm.doors import SIGNAL_EVERY, SIGNAL_GROUP
 from graders.comm.trace import Traces
 from graders.errors import BannedCall
 from graders.words.messages import say
+from graders.words.sites import site_said
 from graders.words.text import Text
 from graders.world.task import TaskSpec
 
@@ -27,7 +28,7 @@ def raise_for_banned(traces: Traces, spec: TaskSpec, example: str = "") -> None:
         return
     rank, event = hits[0]
     name = event.op.split(":", 1)[1]
-    where = say("at site", site=event.site) if event.site else ""
+    where = say("at site", site=site_said(event.site)) if event.site else ""
     if name == "signal" and event.group:
         said, hint = _signal_refused(rank, event, spec, where), say("banned:signal:hint")
         what = say("banned what:door", rank=rank, door=say("banned:door:signal"), name=name, where=where)

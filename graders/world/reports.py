@@ -13,6 +13,7 @@ import os
 import re
 
 from graders.words.messages import say
+from graders.words.sites import site_said
 from graders.words.text import Text, each_lang, join
 from graders.world import gloo_errors
 from graders.world.process_world import Collected, ProcessWorld
@@ -59,7 +60,7 @@ def describe_status(status: dict) -> Text:
             parts.append(say("status:root", peer=peer))
     parts.append(f"{status['nbytes']} B")
     if status["site"]:
-        parts.append(say("status:at", site=status["site"]))
+        parts.append(say("status:at", site=site_said(status["site"])))
     return join(" · ", parts)
 
 
@@ -147,10 +148,12 @@ def _rank_lines(
         frames = student_frames(stacks.get(rank, ""), student_dir)
         where = describe_status(status) if status else say("rank:in python")
         if not status and frames:
-            where += " · " + say("status:at", site=frames[0])
+            where += " · " + say("status:at", site=site_said(frames[0]))
         lines.append(f"  rank {rank}: " + where)
         if len(frames) > 1:
-            lines.append("           stack: " + " ← ".join(frames[:6]))
+            lines.append(
+                "           " + say("rank:stack", frames=join(" ← ", [site_said(f) for f in frames[:6]]))
+            )
         note = world.note(rank)
         if note:
             lines.append(f"           {note}")
@@ -190,7 +193,7 @@ def crash_report(
         where = say("crash:while", status=describe_status(status)) if status else ""
         frames = student_frames(world.read_file(f"stack-{rank}", tail=6000), student_dir)
         if frames and not status:
-            where += say("at site", site=frames[0])
+            where += say("at site", site=site_said(frames[0]))
         lines.append(f"  rank {rank}: " + _reason(reason) + where)
         note = world.note(rank)
         if note:

@@ -236,7 +236,8 @@ def test_what_the_world_reports_reads_in_the_students_language():
     said = reports.describe_status(status)
     assert said == "blocked in send · to rank 1 · 112 B · at collectives.py:53 in ring_shift"
     assert (
-        said.in_lang("vi") == "bị chặn trong send · tới rank 1 · 112 B · tại collectives.py:53 in ring_shift"
+        said.in_lang("vi")
+        == "bị chặn trong send · tới rank 1 · 112 B · tại collectives.py:53 trong hàm ring_shift"
     )
     why = reports.diagnose({0: status, 1: dict(status, peer=0)}, set(), 2)
     assert why.startswith("Every stuck rank is in a blocking send") and "send chặn" in why.in_lang("vi")

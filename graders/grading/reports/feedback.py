@@ -50,7 +50,7 @@ def blocks(result, chapter: str, lang: str = "en") -> list[tuple]:
         failed = [p for p in row.parts if p.status != PASSED]
         if not failed or row.status == "not started":
             continue
-        doc.append(("h2", f"{row.exercise}: {row.title}"))
+        doc.append(("h2", f"{row.exercise}: {catalog.exercise(row.exercise).title_in(lang)}"))
         for part in failed:
             kind = t("kind:" + part.kind, lang) if part.kind else t(part.status, lang)
             doc.append(("strong", f"{part.part} ({part.points}/{part.max_points}): {kind}"))
@@ -79,8 +79,9 @@ def exercise_text(result, exercise_id: str, lang: str = "en") -> str:
     entry = catalog.exercise(exercise_id)
     row = next((r for r in result.book.rows() if r.exercise == exercise_id), None)
     if row is None:
-        return clean(f"{exercise_id} · {entry.title}: not graded")
-    lines = [f"{exercise_id} · {entry.title}: {row.points}/{row.max_points} · {t(row.status, lang)}"]
+        return clean(f"{exercise_id} · {entry.title_in(lang)}: {t('feedback:not graded', lang)}")
+    title = entry.title_in(lang)
+    lines = [f"{exercise_id} · {title}: {row.points}/{row.max_points} · {t(row.status, lang)}"]
     if row.status != "not started":
         lines += [f"\n[{p.part}] {part_message(p, lang)}" for p in row.parts if p.status != PASSED]
         lines += [f"\n{line}" for line in misconception_lines(result, exercise_id, lang)]

@@ -206,7 +206,7 @@ def gradescope_results(result, chapter: str, lang: str = "en") -> dict:
             output = "" if passed or entry is None else clean(feedback.part_message(entry, lang))
             tests.append(
                 {
-                    "name": f"{exercise.id} [{part}] · {exercise.title}",
+                    "name": f"{exercise.id} [{part}] · {exercise.title_in(lang)}",
                     "number": f"{number}.{sub}",
                     "score": max_points if passed else 0,
                     "max_score": max_points,

@@ -27,6 +27,7 @@ from graders.grading.sandbox.syscalls import (
     unshare,
 )
 from graders.words.messages import say
+from graders.words.text import Text, join
 
 
 @dataclass(frozen=True)
@@ -39,15 +40,17 @@ class Isolation:
     drop_uid: bool = False
     notes: tuple[str, ...] = field(default=())
 
-    def describe(self) -> str:
-        layers = ["own process tree", "rlimits"]
+    def describe(self) -> Text:
+        """The layers in every language, then the probe's notes (said in English where it ran)."""
+        layers: list[Text | str] = [say("sandbox:layer:process tree"), "rlimits"]
         if self.cgroup:
-            layers.append(f"cgroup {self.cgroup} (memory, pids)")
+            layers.append(say("sandbox:layer:cgroup", version=self.cgroup))
         if self.namespaces:
-            layers.append("pid+net+mount namespaces" + (" (whitelisted root)" if self.pivot_root else ""))
+            root = say("sandbox:layer:whitelisted root") if self.pivot_root else ""
+            layers.append(say("sandbox:layer:namespaces") + root)
         if self.drop_uid:
-            layers.append("unprivileged uid per job")
-        text = ", ".join(layers)
+            layers.append(say("sandbox:layer:own uid"))
+        text = join(", ", layers)
         return text + ("; " + "; ".join(self.notes) if self.notes else "")
 
     def to_dict(self) -> dict:
