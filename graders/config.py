@@ -90,6 +90,13 @@ VARIABLES: dict[str, Variable] = {
             "shell",
         ),
         Variable(
+            "DTLAB_INSTALLER",
+            "uv",
+            "`pip`: `scripts/setup.sh` installs with pip alone; else uv installs (from the indexes pip "
+            "is configured with) and pip only where uv fails (`scripts/install_requirements.py`)",
+            "shell",
+        ),
+        Variable(
             "DTLAB_ALLOW_CUDA_TORCH",
             "",
             "`1`: install a CUDA build of torch where no CPU build resolves (about 4.9 GB instead of "

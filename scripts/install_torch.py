@@ -267,6 +267,13 @@ def install(env=os.environ, keep: bool = False) -> int:
     return pip_install(plan, source)
 
 
+def _installer() -> list[str]:
+    """``pip install``, or uv with pip's configuration where the kit's installer lies beside this
+    script (``scripts/install_requirements.py``; a copy of this script alone uses pip)."""
+    beside = os.path.join(os.path.dirname(os.path.abspath(__file__)), "install_requirements.py")
+    return [sys.executable, beside] if os.path.isfile(beside) else [*PIP, "install"]
+
+
 def pip_install(plan: Plan, source: Source) -> int:
     """Install torch; pip's own lines go to ``$DTLAB_PIP_LOG`` when it is set (the setup script
     keeps them in a file and shows its steps), and the log's last lines are shown if pip fails."""
@@ -274,14 +281,7 @@ def pip_install(plan: Plan, source: Source) -> int:
     log_path = os.environ.get("DTLAB_PIP_LOG")
     where = f"pip's log: {log_path}" if log_path else "pip's log follows"
     step(f"installing torch {plan.version} ({size} to download; {where})")
-    argv = [
-        *PIP,
-        "install",
-        "--progress-bar",
-        "off" if log_path else "on",
-        *source.flags,
-        f"torch=={plan.version}",
-    ]
+    argv = [*_installer(), *source.flags, f"torch=={plan.version}"]
     if not log_path:
         return subprocess.run(argv).returncode
     with open(log_path, "a", encoding="utf-8") as log:

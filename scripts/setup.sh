@@ -53,7 +53,7 @@ pip_log() {
   status=$?
   set -e
   if [ "$status" -ne 0 ]; then
-    echo "dtlab setup: pip failed (exit $status); the last lines of $DTLAB_PIP_LOG:" >&2
+    echo "dtlab setup: the install failed (exit $status); the last lines of $DTLAB_PIP_LOG:" >&2
     tail -n 30 "$DTLAB_PIP_LOG" >&2
   fi
   return "$status"
@@ -66,16 +66,17 @@ pip_log() {
 # 3. The kit, in place. DTLAB_EXTRAS adds optional extras: dask (dtlab grade --executor dask),
 # nbgrader (dtlab nbgrader).
 # The torch now there is pinned for this step: the kit's requirements never replace it.
-step "installing dtlab in place with extras [${DTLAB_EXTRAS:-dev}] (pip's log: .venv/setup-pip.log)"
+# uv installs them (seconds; pip's ~40 s where uv cannot be had, or with DTLAB_INSTALLER=pip), from
+# the indexes pip is configured with: scripts/install_requirements.py.
+step "installing dtlab in place with extras [${DTLAB_EXTRAS:-dev}] (the log: .venv/setup-pip.log)"
 .venv/bin/python -c 'from importlib.metadata import version; print("torch==" + version("torch"))' \
   >.venv/torch-pin.txt  # from its metadata: importing torch here would warn that numpy is missing
-pip_log .venv/bin/python -m pip install --disable-pip-version-check -c .venv/torch-pin.txt \
-  -e ".[${DTLAB_EXTRAS:-dev}]"
+pip_log .venv/bin/python scripts/install_requirements.py -c .venv/torch-pin.txt -e ".[${DTLAB_EXTRAS:-dev}]"
 # Megatron-Core, for the kit's own test that chapter 11's rank grid is its RankGenerator's: without
 # its dependencies (its rank groups need only torch), and only where the kit's tests run.
 case ",${DTLAB_EXTRAS:-dev}," in *,dev,*)
   step "installing megatron-core==0.16.1 without its dependencies (chapter 11's cross-check)"
-  pip_log .venv/bin/python -m pip install --disable-pip-version-check --no-deps "megatron-core==0.16.1"
+  pip_log .venv/bin/python scripts/install_requirements.py --no-deps "megatron-core==0.16.1"
 esac
 
 # 4. What was installed is what was asked for.

@@ -48,6 +48,7 @@ INCLUDE = (
     "fixtures",
     "scripts/setup.sh",
     "scripts/install_torch.py",
+    "scripts/install_requirements.py",
     "scripts/image_python.sh",  # the Gradescope image's Python
     "conftest.py",
 )

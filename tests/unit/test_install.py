@@ -376,3 +376,53 @@ def test_an_unreachable_index_is_named_as_such_before_pip_is_asked():
     assert plan is None and why.startswith("http://127.0.0.1:9/simple is unreachable")
     assert install_torch.index_unreachable(install_torch.Source(["--index-url", "file:///opt/x"], "")) == ""
     assert install_torch.index_unreachable(install_torch.Source([], "pip's configured indexes")) == ""
+
+
+spec = importlib.util.spec_from_file_location(
+    "install_requirements", KIT_ROOT / "scripts" / "install_requirements.py"
+)
+install_requirements = sys.modules["install_requirements"] = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(install_requirements)
+
+PIP_CONFIG = """\
+:env:.find-links='/opt/wheels'
+:env:.disable-pip-version-check='1'
+global.cert='/etc/ssl/certs/ca-certificates.crt'
+global.extra-index-url='file:///opt/pypi/simple file:///opt/pypi-more/simple'
+global.find-links='/srv/old-wheels'
+global.index-url='https://global.example/simple'
+user.index-url='https://user.example/simple'
+"""
+
+
+def test_uv_looks_where_pip_is_configured_to_look():
+    settings = install_requirements.pip_settings(PIP_CONFIG)
+    assert settings["find-links"] == "/opt/wheels"  # the environment beats pip's files
+    assert settings["index-url"] == "https://user.example/simple"  # the user's file beats the global one
+    assert settings["cert"] == "/etc/ssl/certs/ca-certificates.crt"
+    flags = install_requirements.uv_flags(settings)
+    assert flags[:2] == ["--index-strategy", "unsafe-best-match"]  # the best version from any index, as pip
+    pairs = list(zip(flags[2::2], flags[3::2], strict=True))
+    assert pairs == [
+        ("--index-url", "https://user.example/simple"),
+        ("--extra-index-url", "file:///opt/pypi/simple"),
+        ("--extra-index-url", "file:///opt/pypi-more/simple"),
+        ("--find-links", "/opt/wheels"),
+    ]
+    assert install_requirements.uv_flags({}) == ["--index-strategy", "unsafe-best-match"]
+
+
+def test_pip_installs_where_uv_fails_or_is_refused(monkeypatch):
+    ran = []
+    monkeypatch.setattr(install_requirements, "install_with_uv", lambda args: ran.append("uv") or False)
+    monkeypatch.setattr(
+        install_requirements.subprocess,
+        "run",
+        lambda argv, **kw: ran.append(argv[4:]) or subprocess.CompletedProcess(argv, 0),
+    )
+    assert install_requirements.main(["-e", "."]) == 0
+    assert ran == ["uv", ["install", "-e", "."]]
+    ran.clear()
+    monkeypatch.setenv("DTLAB_INSTALLER", "pip")
+    assert install_requirements.main(["-e", "."]) == 0
+    assert ran == [["install", "-e", "."]]
