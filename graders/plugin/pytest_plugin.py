@@ -26,7 +26,7 @@ from graders.impl import Impl
 from graders.plugin.marker import MARKER
 from graders.plugin.options import build_run, names_misconceptions, no_world_here
 from graders.plugin.run_spec import GradingRun
-from graders.words.vocabulary import t
+from graders.words.vocabulary import part_name, t
 
 #: hidden graders are files named ``test_hidden_*.py`` (``hidden/chN/``, and ``dtlab grade``'s suite)
 HIDDEN_PREFIX = "test_hidden"
@@ -308,7 +308,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
     report.sections = [(name, text) for name, text in report.sections if "Hypothesis" not in name]
     if failure.kind != FailureKind.INTERNAL:  # the student reads it in their language
         lang = run_of(item.config).lang
-        label = f"{exercise_id} [{part}]"
+        label = f"{exercise_id} [{part_name(part, lang)}]"
         if status == NOT_STARTED:
             detail = failure.text("body", lang) or t("not started detail", lang)
             report.longrepr = f"{label}: {t('not started', lang)}: {detail}"

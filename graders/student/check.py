@@ -26,7 +26,7 @@ from graders.student.state import DEFAULT_PATH, ProgressState
 from graders.words.chapter_names import unknown_chapters
 from graders.words.messages import say
 from graders.words.text import exception_text
-from graders.words.vocabulary import t
+from graders.words.vocabulary import part_name, t
 
 MAX_BODY_LINES = 24
 INDENT = "    "
@@ -81,7 +81,7 @@ def part_blocks(row: ExerciseRow, lang: str, named: dict | None = None) -> list[
             failed.setdefault(json.dumps(part.failure, sort_keys=True), []).append(part)
         elif part.status in (NOT_STARTED, NOT_RUN):
             undone.setdefault(_not_done(part, lang), []).append(part)
-    lines = [f"○ {row.exercise} {_parts(parts)}: {why}" for why, parts in undone.items()]
+    lines = [f"○ {row.exercise} {_parts(parts, lang)}: {why}" for why, parts in undone.items()]
     for first, parts in enumerate(failed.values()):
         lines += ["", *_failure_block(row.exercise, parts, lang, named, said=first == 0)]
     return lines
@@ -94,7 +94,7 @@ def _failure_block(
     (in the exercise's first block), the smallest example and the hint (the case's, where no
     misconception was named)."""
     why = parts[0].why() or Failure(parts[0].kind or FailureKind.INTERNAL)
-    head = f"✗ {exercise} {_parts(parts)}: {t('kind:' + why.kind, lang)}"
+    head = f"✗ {exercise} {_parts(parts, lang)}: {t('kind:' + why.kind, lang)}"
     if why.rank:
         head += f" · {t('on rank', lang)} {why.rank}"
     body = [clean(line).rstrip() for line in why.text("body", lang).strip("\n").splitlines()]
@@ -112,10 +112,10 @@ def _failure_block(
     return block + [f"{INDENT}{t('hint', lang)}: {clean(hint)}" for hint in hints]
 
 
-def _parts(parts: list[PartResult]) -> str:
-    """``[result, ring] (0/3)``: the parts and their points."""
+def _parts(parts: list[PartResult], lang: str) -> str:
+    """``[result, ring] (0/3)``: the parts, named in ``lang``, and their points."""
     points = f"{sum(p.points for p in parts)}/{sum(p.max_points for p in parts)}"
-    return f"[{', '.join(p.part for p in parts)}] ({points})"
+    return f"[{', '.join(part_name(p.part, lang) for p in parts)}] ({points})"
 
 
 def _not_done(part: PartResult, lang: str) -> str:

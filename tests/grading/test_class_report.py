@@ -61,3 +61,10 @@ def test_without_matplotlib_the_tables_remain(tmp_path, monkeypatch):
     page = class_report.write_report(CLASS, "ch2", tmp_path).read_text()
     assert "<img" not in page and "install the reports extra" in page and "Pass rate per part" in page
     assert "Most similar pairs" not in page and "Misconceptions" not in page
+
+
+def test_the_pass_rate_table_names_the_parts_in_the_reports_language():
+    rows = class_report._parts(CLASS, [catalog.exercise("ch2.ring_all_reduce")], "vi")
+    assert [row[:2] for row in rows] == [["ch2.ring_all_reduce", "kết quả"], ["ch2.ring_all_reduce", "vòng"]]
+    rows = class_report._parts(CLASS, [catalog.exercise("ch2.ring_all_reduce")], "en")
+    assert [row[:2] for row in rows] == [["ch2.ring_all_reduce", "result"], ["ch2.ring_all_reduce", "ring"]]

@@ -23,6 +23,7 @@ from graders import config
 from graders.grading import sandbox
 from graders.grading.sandbox import cgroup, process_tree, rlimits, root, stale
 from graders.grading.sandbox.cgroup import Cgroup, Hierarchy
+from graders.grading.sandbox.probe import say_later
 
 pytestmark = pytest.mark.graders  # the graders tier: worker worlds, the kit's commands
 
@@ -126,7 +127,7 @@ def test_the_probe_says_why_no_cgroup_works(tmp_path):
     (tmp_path / "self-cgroup").write_text("0::/batch\n")
     hierarchy = Hierarchy(mount=tmp_path / "absent", self_cgroup=tmp_path / "self-cgroup")
     version, why = cgroup.cgroup_version(sandbox.Limits(), hierarchy)
-    assert version == "" and why.startswith("no writable cgroup (v2: ") and "; v1: " in why
+    assert version == "" and why.startswith("v2: ") and "; v1: " in why
 
 
 def test_members_are_listed_and_killed(tmp_path):
@@ -388,9 +389,27 @@ def test_isolation_describes_its_layers_and_round_trips():
         "own process tree, rlimits, cgroup v2 (memory, pids), "
         "pid+net+mount namespaces (whitelisted root), unprivileged uid per job"
     )
-    noted = sandbox.Isolation(notes=("not root",))
-    assert noted.describe() == "own process tree, rlimits; not root"
     assert sandbox.Isolation.from_dict(json.loads(json.dumps(full.to_dict()))) == full
+
+
+def test_the_probe_notes_cross_as_data_and_are_said_in_the_readers_language():
+    noted = sandbox.Isolation(
+        notes=(
+            say_later("sandbox:note:uid cannot run python", uid=65534),
+            say_later("sandbox:note:no namespaces", error="[Errno 1] Operation not permitted"),
+        )
+    )
+    again = sandbox.Isolation.from_dict(json.loads(json.dumps(noted.to_dict())))
+    assert again == noted
+    described = again.describe()
+    assert described == (
+        "own process tree, rlimits; uid 65534 cannot read the Python installation: graded code "
+        "would run as root; namespaces unavailable ([Errno 1] Operation not permitted): "
+        "graded code shares the network and files"
+    )
+    vi = described.in_lang("vi")
+    assert vi.startswith("cây tiến trình riêng, rlimits; uid 65534 không đọc được bản cài Python")
+    assert "không dùng được namespace ([Errno 1] Operation not permitted)" in vi
 
 
 def test_require_safe_refuses_root_without_an_unprivileged_uid(monkeypatch):
@@ -413,4 +432,5 @@ def test_the_probe_command_prints_an_isolation():
     run = subprocess.run(command, capture_output=True, text=True, timeout=30, env=env, check=True)
     isolation = sandbox.Isolation.from_dict(json.loads(run.stdout))
     assert not isolation.cgroup and not isolation.namespaces
-    assert "cgroup disabled by DTLAB_SANDBOX=off" in isolation.describe()
+    assert "cgroup disabled by DTLAB_SANDBOX=off: memory" in isolation.describe()
+    assert "DTLAB_SANDBOX=off đã tắt cgroup" in isolation.describe().in_lang("vi")

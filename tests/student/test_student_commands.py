@@ -309,7 +309,7 @@ def test_a_failure_keeps_its_pieces_as_data_from_the_exception_to_the_block():
     book = Gradebook(impl="exercises")
     book.record("ch2.broadcast", "result", FAILED, found)
     text = check.render(book, ["ch2.broadcast"], lang="vi")
-    assert "✗ ch2.broadcast [result] (0/1): ngoại lệ · rank 2" in text
+    assert "✗ ch2.broadcast [kết quả] (0/1): ngoại lệ · rank 2" in text
     assert "    rank 2 raised ValueError: boom\n      File collectives.py, line 3" in text
     assert "    ví dụ: world_size=3, src=1" in text and "    gợi ý: compute the peer from the rank" in text
 
@@ -326,7 +326,7 @@ def test_parts_failing_alike_share_one_block_and_exit_status(monkeypatch, capsys
     book.record("ch2.ring_all_gather", "result", FAILED, same)
     book.record("ch2.ring_all_gather", "ring", FAILED, same)
     text = check.render(book, ["ch2.ring_all_gather"], lang="vi")
-    assert text.count("✗") == 1 and "[result, ring] (0/2): kết quả sai · rank 0" in text
+    assert text.count("✗") == 1 and "[kết quả, vòng] (0/2): kết quả sai · rank 0" in text
     assert "gợi ý: add, do not overwrite" in text and "ví dụ: world_size=2" in text
     assert not check.passed(book, ["ch2.ring_all_gather"])
     book.record("ch2.ring_shift", "result", PASSED)

@@ -27,7 +27,7 @@ from graders.grading.reports import pages, similarity_page
 from graders.infra.files import write_atomic
 from graders.judge import figures
 from graders.words.numbers import format_number
-from graders.words.vocabulary import t
+from graders.words.vocabulary import part_name, t
 
 #: rows of the "most similar" and "slowest" tables
 TOP = 10
@@ -137,7 +137,7 @@ def _pictures(results: list, exercises, folder: Path, lang: str) -> dict[str, st
 
     rates = part_rates(results, exercises)
     fig, ax = plt.subplots(figsize=(7, 0.28 * len(rates) + 1))
-    labels = [f"{e} · {p}" for e, p, _, _ in rates]
+    labels = [f"{e} · {part_name(p, lang)}" for e, p, _, _ in rates]
     shares = [passed / graded if graded else 0 for _, _, passed, graded in rates]
     ax.barh(range(len(rates)), shares, color="#228833")
     ax.set_yticks(range(len(rates)), labels, fontsize=7)
@@ -196,7 +196,7 @@ def _scores(results: list, exercises, lang: str) -> list[list]:
 
 def _parts(results: list, exercises, lang: str) -> list[list]:
     return [
-        [e, p, f"{passed}/{graded}", _share(passed, graded, lang)]
+        [e, part_name(p, lang), f"{passed}/{graded}", _share(passed, graded, lang)]
         for e, p, passed, graded in part_rates(results, exercises)
     ]
 

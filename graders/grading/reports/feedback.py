@@ -21,7 +21,7 @@ from graders.grading.reports import pages
 from graders.infra.files import make_dirs, write_atomic
 from graders.infra.safe_text import clean, md_code, md_inline, one_line
 from graders.misconceptions.shipped import catalogue
-from graders.words.vocabulary import t
+from graders.words.vocabulary import part_name, t
 
 
 def blocks(result, chapter: str, lang: str = "en") -> list[tuple]:
@@ -53,9 +53,10 @@ def blocks(result, chapter: str, lang: str = "en") -> list[tuple]:
         doc.append(("h2", f"{row.exercise}: {catalog.exercise(row.exercise).title_in(lang)}"))
         for part in failed:
             kind = t("kind:" + part.kind, lang) if part.kind else t(part.status, lang)
-            doc.append(("strong", f"{part.part} ({part.points}/{part.max_points}): {kind}"))
+            name = part_name(part.part, lang)
+            doc.append(("strong", f"{name} ({part.points}/{part.max_points}): {kind}"))
             doc.append(("code", part_message(part, lang)))
-            doc += [("image", part.part, figure) for figure in part.figures]
+            doc += [("image", name, figure) for figure in part.figures]
         doc += [("p", line) for line in misconception_lines(result, row.exercise, lang)]
     if result.notes:
         doc += [("h2", t("notes", lang)), ("list", list(result.notes))]
@@ -83,7 +84,9 @@ def exercise_text(result, exercise_id: str, lang: str = "en") -> str:
     title = entry.title_in(lang)
     lines = [f"{exercise_id} · {title}: {row.points}/{row.max_points} · {t(row.status, lang)}"]
     if row.status != "not started":
-        lines += [f"\n[{p.part}] {part_message(p, lang)}" for p in row.parts if p.status != PASSED]
+        lines += [
+            f"\n[{part_name(p.part, lang)}] {part_message(p, lang)}" for p in row.parts if p.status != PASSED
+        ]
         lines += [f"\n{line}" for line in misconception_lines(result, exercise_id, lang)]
     return clean("\n".join(lines))
 

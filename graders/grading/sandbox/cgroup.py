@@ -191,7 +191,8 @@ def _read_int(path: Path) -> int:
 
 
 def cgroup_version(limits: Limits, hierarchy: Hierarchy = SYSTEM) -> tuple[str, str]:
-    """The cgroup flavour that works here ("v2", "v1" or ""), and why not when neither does.
+    """The cgroup flavour that works here ("v2", "v1" or ""), and why each failed when neither
+    does (``"v2: <error>; v1: <error>"``).
 
     Tried for real: a probe cgroup (``dtlab-<pid>-probe``) is made and removed.
     """
@@ -205,4 +206,4 @@ def cgroup_version(limits: Limits, hierarchy: Hierarchy = SYSTEM) -> tuple[str, 
             continue
         group.remove()
         return version, ""
-    return "", "no writable cgroup (" + "; ".join(reasons) + ")"
+    return "", "; ".join(reasons)

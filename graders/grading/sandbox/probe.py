@@ -31,6 +31,28 @@ from graders.words.text import Text, join
 
 
 @dataclass(frozen=True)
+class Note:
+    """A probe note as data (a kit word ``"sandbox:note:..."`` and its values): it crosses the
+    probe's JSON as it is and is said in the reader's language when printed."""
+
+    key: str
+    values: tuple[tuple[str, str], ...] = ()
+
+    def said(self) -> Text:
+        return say(self.key, **dict(self.values))
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Note:
+        return cls(data["key"], tuple((name, str(value)) for name, value in data.get("values", ())))
+
+
+def say_later(key: str, **values: object) -> Note:
+    """:func:`~graders.words.messages.say` kept as data until printed (values as text: a uid is
+    no quantity to write with a thousands separator)."""
+    return Note(key, tuple((name, str(value)) for name, value in values.items()))
+
+
+@dataclass(frozen=True)
 class Isolation:
     """Which layers this machine allows (see :mod:`graders.grading.sandbox`)."""
 
@@ -38,10 +60,10 @@ class Isolation:
     pivot_root: bool = False
     cgroup: str = ""  # "v2", "v1" or "" (none)
     drop_uid: bool = False
-    notes: tuple[str, ...] = field(default=())
+    notes: tuple[Note, ...] = field(default=())
 
     def describe(self) -> Text:
-        """The layers in every language, then the probe's notes (said in English where it ran)."""
+        """The layers, then the probe's notes, in every language."""
         layers: list[Text | str] = [say("sandbox:layer:process tree"), "rlimits"]
         if self.cgroup:
             layers.append(say("sandbox:layer:cgroup", version=self.cgroup))
@@ -51,14 +73,14 @@ class Isolation:
         if self.drop_uid:
             layers.append(say("sandbox:layer:own uid"))
         text = join(", ", layers)
-        return text + ("; " + "; ".join(self.notes) if self.notes else "")
+        return text + ("; " + join("; ", [n.said() for n in self.notes]) if self.notes else "")
 
     def to_dict(self) -> dict:
         return asdict(self)
 
     @classmethod
     def from_dict(cls, data: dict) -> Isolation:
-        return cls(**{**data, "notes": tuple(data.get("notes", ()))})
+        return cls(**{**data, "notes": tuple(Note.from_dict(n) for n in data.get("notes", ()))})
 
 
 def probe() -> Isolation:
@@ -66,25 +88,23 @@ def probe() -> Isolation:
     notes = []
     as_root = os.geteuid() == 0
     off = config.sandbox_mode() == "off"
-    cgroup, why = ("", "cgroup disabled by DTLAB_SANDBOX=off") if off else cgroup_version(Limits())
-    if not cgroup:
-        notes.append(why + ": memory and process ceilings are per process only")
+    cgroup, reasons = ("", "") if off else cgroup_version(Limits())
+    if off:
+        notes.append(say_later("sandbox:note:cgroup off"))
+    elif not cgroup:
+        notes.append(say_later("sandbox:note:no cgroup", reasons=reasons))
     namespaces = pivot = drop_uid = False
     if as_root:
-        namespaces, pivot, why = (
-            (False, False, "namespaces disabled by DTLAB_SANDBOX=off") if off else _probe_namespaces()
-        )
-        if why:
-            notes.append(why)
+        namespaces, pivot, error = (False, False, "") if off else _probe_namespaces()
+        if off:
+            notes.append(say_later("sandbox:note:namespaces off"))
+        elif error:
+            notes.append(say_later("sandbox:note:no namespaces", error=error))
         drop_uid = pivot or _uid_can_run_python(config.sandbox_uid())
         if not drop_uid:
-            uid = config.sandbox_uid()
-            notes.append(f"uid {uid} cannot read the Python installation: graded code would run as root")
+            notes.append(say_later("sandbox:note:uid cannot run python", uid=config.sandbox_uid()))
     else:
-        notes.append(
-            "not root: graded code runs as the grading user, with that user's view of files, "
-            "processes and network (run the batch as root, e.g. in a container, for every layer)"
-        )
+        notes.append(say_later("sandbox:note:not root"))
     return Isolation(namespaces, pivot, cgroup, drop_uid, tuple(notes))
 
 
@@ -106,6 +126,7 @@ def _uid_can_run_python(uid: int) -> bool:
 
 
 def _probe_namespaces() -> tuple[bool, bool, str]:
+    """Whether new namespaces work, and a new root; else why not (the error)."""
     read, write = os.pipe()
     pid = os.fork()
     if pid == 0:
@@ -118,7 +139,7 @@ def _probe_namespaces() -> tuple[bool, bool, str]:
             result["ns"] = True
             result["pivot"] = SYS_PIVOT_ROOT is not None
         except OSError as exc:
-            result["why"] = f"namespaces unavailable ({exc}): graded code shares the network and files"
+            result["why"] = str(exc)
         os.write(write, json.dumps(result).encode())
         os._exit(0)
     os.close(write)
@@ -152,7 +173,7 @@ def detect() -> Isolation:
     global _PROBED
     if _PROBED is None:
         if config.sandbox_mode() == "unsafe":
-            _PROBED = Isolation(notes=("sandbox disabled by DTLAB_SANDBOX=unsafe",))
+            _PROBED = Isolation(notes=(say_later("sandbox:note:unsafe"),))
         else:
             out = subprocess.run(
                 [sys.executable, "-P", "-m", "graders.grading.sandbox", "--probe"],
@@ -164,5 +185,7 @@ def detect() -> Isolation:
             try:
                 _PROBED = Isolation.from_dict(json.loads(out.stdout))
             except (ValueError, TypeError):
-                _PROBED = Isolation(notes=(f"sandbox probe failed: {out.stderr.strip()[-300:]}",))
+                _PROBED = Isolation(
+                    notes=(say_later("sandbox:note:probe failed", error=out.stderr.strip()[-300:]),)
+                )
     return _PROBED
