@@ -38,6 +38,17 @@ def test_a_failure_with_large_and_fractional_numbers_reads_in_each_language():
     assert "memory_per_gpu là 0,25 B" in vi and "cho 1,5 B" in vi  # a float without a spec
 
 
+def test_a_wrong_value_reads_in_each_language_and_its_preview_stays_code():
+    """The first wrong value is a number in a sentence: a decimal comma in Vietnamese. The preview
+    rows under it are tensors written as code (``[-0.15117, 0.20857]``): with decimal commas
+    their elements could not be told apart."""
+    wrong = say("wrong values", what="x", bad=12, numel=12, index=(0, 0), expected=-0.25, got=1.5)
+    assert wrong.in_lang("en").endswith("expected -0.25, got 1.5.")
+    assert wrong.in_lang("vi").endswith("cần -0,25, nhận được 1,5.")
+    preview = say("preview", expected="[-0.25, 0.5]", got="[1.5, 0.5]")
+    assert "[-0.25, 0.5]" in preview.in_lang("vi")
+
+
 def test_a_grouped_and_a_two_decimal_field():
     said = say("promise:on a rank", rank=0, got=12345, said="", what="x", limit=1024)
     assert said.startswith("rank 0: 12,345 bytes") and said.endswith("at most 1,024.")
