@@ -32,14 +32,6 @@ class Exercise:
     def chapter(self) -> str:
         return self.id.split(".", 1)[0]
 
-    def title_in(self, lang: str) -> str:
-        """The exercise's title in ``lang``: the kit's word ``exercise title:<id>`` (English where
-        the kit has no other)."""
-        from graders.words.vocabulary import word  # the words load the chapters' catalogues
-
-        said = word(f"exercise title:{self.id}")
-        return (said.get(lang) if said else None) or self.title
-
     @property
     def points(self) -> int:
         return sum(self.parts.values())

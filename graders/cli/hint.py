@@ -19,7 +19,7 @@ from graders.impl import KIT_ROOT
 from graders.words import hints
 from graders.words.messages import templates
 from graders.words.numbers import fill
-from graders.words.vocabulary import LANGS
+from graders.words.vocabulary import LANGS, exercise_title
 
 #: where the levels already seen are kept: ``{"seen": {"ch2.ring_shift": 2, ...}}``
 STATE_FILE = KIT_ROOT / ".dtlab" / "hints.json"
@@ -78,7 +78,8 @@ def run(args: argparse.Namespace) -> int:
         return 2
     texts = hints.hints(exercise_id, lang)
     levels = len(texts)
-    fields = {"id": exercise_id, "title": catalog.EXERCISES[exercise_id].title_in(lang), "levels": levels}
+    title = exercise_title(catalog.EXERCISES[exercise_id], lang)
+    fields = {"id": exercise_id, "title": title, "levels": levels}
     if args.level is not None and not 1 <= args.level <= levels:
         print(_say("no level", lang, level=args.level, **fields), file=sys.stderr)
         return 2

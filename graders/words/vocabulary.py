@@ -8,7 +8,7 @@ from __future__ import annotations
 from graders.words.catalogue import KIT, LANGS, domain
 from graders.words.numbers import fill
 
-__all__ = ["LANGS", "part_name", "t", "word"]
+__all__ = ["LANGS", "exercise_title", "part_name", "t", "word"]
 
 
 def word(key: str) -> dict[str, str] | None:
@@ -29,3 +29,10 @@ def part_name(part: str, lang: str = "en") -> str:
     """An exercise part as the points table shows it in ``lang``."""
     entry = domain(KIT).get(f"part:{part}")
     return (entry.get(lang) or part) if entry else part
+
+
+def exercise_title(exercise, lang: str = "en") -> str:
+    """An exercise's title in ``lang``: the kit's word ``exercise title:<id>``, its English title
+    (``exercise.title``, the catalogue's) where the kit has no other."""
+    said = word(f"exercise title:{exercise.id}")
+    return (said.get(lang) if said else None) or exercise.title

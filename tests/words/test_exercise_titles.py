@@ -5,7 +5,7 @@ from graders import catalog
 from graders.gradebook import Gradebook
 from graders.grading.reports import feedback
 from graders.grading.result import StudentResult
-from graders.words.vocabulary import word
+from graders.words.vocabulary import exercise_title, word
 
 
 def test_every_title_has_its_words_and_they_say_the_catalogues_title():
@@ -13,13 +13,13 @@ def test_every_title_has_its_words_and_they_say_the_catalogues_title():
         said = word(f"exercise title:{exercise.id}")
         assert said is not None, f"{exercise.id}: no word 'exercise title:{exercise.id}'"
         assert said["en"] == exercise.title, f"{exercise.id}: the word says an older title"
-        assert exercise.title_in("en") == exercise.title
+        assert exercise_title(exercise, "en") == exercise.title
         assert said.get("vi"), f"{exercise.id}: no Vietnamese title"
 
 
 def test_a_title_reads_in_vietnamese_where_a_student_sees_it():
     ring = catalog.exercise("ch2.ring_shift")
-    assert ring.title_in("vi") == "gửi sang phải, nhận từ trái"
+    assert exercise_title(ring, "vi") == "gửi sang phải, nhận từ trái"
     empty = StudentResult("ann", Gradebook())
     assert feedback.exercise_text(empty, "ch2.ring_shift", "vi") == (
         "ch2.ring_shift · gửi sang phải, nhận từ trái: chưa được chấm"

@@ -21,7 +21,7 @@ from graders.grading.reports import pages
 from graders.infra.files import make_dirs, write_atomic
 from graders.infra.safe_text import clean, md_code, md_inline, one_line
 from graders.misconceptions.shipped import catalogue
-from graders.words.vocabulary import part_name, t
+from graders.words.vocabulary import exercise_title, part_name, t
 
 
 def blocks(result, chapter: str, lang: str = "en") -> list[tuple]:
@@ -50,7 +50,7 @@ def blocks(result, chapter: str, lang: str = "en") -> list[tuple]:
         failed = [p for p in row.parts if p.status != PASSED]
         if not failed or row.status == "not started":
             continue
-        doc.append(("h2", f"{row.exercise}: {catalog.exercise(row.exercise).title_in(lang)}"))
+        doc.append(("h2", f"{row.exercise}: {exercise_title(catalog.exercise(row.exercise), lang)}"))
         for part in failed:
             kind = t("kind:" + part.kind, lang) if part.kind else t(part.status, lang)
             name = part_name(part.part, lang)
@@ -80,8 +80,8 @@ def exercise_text(result, exercise_id: str, lang: str = "en") -> str:
     entry = catalog.exercise(exercise_id)
     row = next((r for r in result.book.rows() if r.exercise == exercise_id), None)
     if row is None:
-        return clean(f"{exercise_id} · {entry.title_in(lang)}: {t('feedback:not graded', lang)}")
-    title = entry.title_in(lang)
+        return clean(f"{exercise_id} · {exercise_title(entry, lang)}: {t('feedback:not graded', lang)}")
+    title = exercise_title(entry, lang)
     lines = [f"{exercise_id} · {title}: {row.points}/{row.max_points} · {t(row.status, lang)}"]
     if row.status != "not started":
         lines += [

@@ -28,7 +28,7 @@ from graders.grading import timestamps
 from graders.grading.reports import feedback
 from graders.infra.files import write_atomic
 from graders.infra.safe_text import clean, one_line
-from graders.words.vocabulary import part_name, t
+from graders.words.vocabulary import exercise_title, part_name, t
 
 NBGRADER_COLUMNS = [
     "assignment",
@@ -206,7 +206,7 @@ def gradescope_results(result, chapter: str, lang: str = "en") -> dict:
             output = "" if passed or entry is None else clean(feedback.part_message(entry, lang))
             tests.append(
                 {
-                    "name": f"{exercise.id} [{part_name(part, lang)}] · {exercise.title_in(lang)}",
+                    "name": f"{exercise.id} [{part_name(part, lang)}] · {exercise_title(exercise, lang)}",
                     "number": f"{number}.{sub}",
                     "score": max_points if passed else 0,
                     "max_score": max_points,
