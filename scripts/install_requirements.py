@@ -23,7 +23,7 @@ import sys
 PIP = [sys.executable, "-m", "pip", "--disable-pip-version-check"]
 #: pip's configuration scopes, weakest first (pip's own order: a later one wins)
 _SCOPES = ("global", "user", "site", ":env:")
-#: pip settings that say where packages come from, and uv's flag for each (None: an environment variable)
+#: pip settings that say where packages come from, and uv's flag for each
 _SOURCES = {"index-url": "--index-url", "extra-index-url": "--extra-index-url", "find-links": "--find-links"}
 
 

@@ -43,7 +43,7 @@ class Note:
 
     @classmethod
     def from_dict(cls, data: dict) -> Note:
-        return cls(data["key"], tuple((name, str(value)) for name, value in data.get("values", ())))
+        return say_later(data["key"], **dict(data.get("values", ())))
 
 
 def say_later(key: str, **values: object) -> Note:
