@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import gc
+import time
 
 import torch
 
@@ -72,10 +73,17 @@ class TrainingPhases:
             ledger.enter(_NEXT_PHASE[label])
 
     def _settle(self) -> None:
-        """Let go of what is already garbage before a measure: cycles (this step's are young).
+        """Let go of what is already garbage before a measure: cycles (this step's are young),
+        and what a backend thread is about to let go of.
+
         What a finished collective's backend thread still holds is not graded code's: the
         recorder cut it loose when the collective returned or its handle was dropped
-        (``graders.comm.backend_hold``), so no wait for that thread is needed."""
+        (``graders.comm.backend_hold``). But a thread that drops the last reference to a
+        tensor Python has let go of (gloo's, dropping a finished ``Work``: a reduce-scatter's
+        input, say) must take the GIL to free it, and graded code's step may not give it up
+        before the measure; the tensor then shows as kept, in some runs and not others. The
+        GIL is given up first, so that a thread waiting for it frees what it holds."""
+        time.sleep(0)
         with self.ledger.paused():
             gc.collect(1)
 
