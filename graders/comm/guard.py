@@ -16,6 +16,7 @@ student catches it; the kit, or torch on the kit's behalf, runs the original cod
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 import time
 import types
@@ -113,6 +114,7 @@ class ObjectBans:
         self._swapped: list[tuple[types.FunctionType, types.CodeType, types.CodeType]] = []
         self._shadowed: list[tuple[object, str, object]] = []
         self._prepared: dict[tuple[str, int], tuple[object, list]] = {}
+        self._definitions: dict[tuple[str, int, int], tuple[object, list]] = {}
 
     def graded_request(self, frame) -> bool:
         """Whether graded code is behind the call running in ``frame`` (see :mod:`.callers`)."""
@@ -206,19 +208,36 @@ class ObjectBans:
                 if name in vars(cls):
                     self._shadow(label, cls, name, vars(cls)[name])
 
-    def ban_tree(self, tree: str) -> None:
-        """Refuse every function and class a loaded module of ``tree`` defines."""
-        prefix = tree + "."
-        modules = [
-            (name, module)
-            for name, module in list(sys.modules.items())
-            if module is not None and (name == tree or name.startswith(prefix))
-        ]
-        for name, module in modules:
-            for value in list(vars(module).values()):
-                defined_here = getattr(value, "__module__", None) == name
-                if defined_here and isinstance(value, type | types.FunctionType):
-                    self.ban(tree + ".*", value)
+    def ban_trees(self, trees: tuple[str, ...]) -> None:
+        """Refuse every function and class a loaded module of each of ``trees`` defines (as
+        ``"<tree>.*"``). ``sys.modules`` is read once for every tree; what a module defines is
+        read again only when its namespace changed size."""
+        if not trees:
+            return
+        prefixes = tuple(tree + "." for tree in trees)
+        common = os.path.commonprefix(trees)  # most names are ruled out by it alone
+        for name, module in list(sys.modules.items()):
+            if not name.startswith(common) or module is None:
+                continue
+            if not (name in trees or name.startswith(prefixes)):
+                continue
+            tree = next(t for t in trees if name == t or name.startswith(t + "."))
+            for value in self._defined_in(name, module):
+                self.ban(tree + ".*", value)
+
+    def _defined_in(self, name: str, module) -> list:
+        """The functions and classes ``module`` (loaded as ``name``) defines itself."""
+        namespace = vars(module)
+        key = (name, id(module), len(namespace))
+        found = self._definitions.get(key)
+        if found is None or found[0] is not module:
+            values = [
+                value
+                for value in list(namespace.values())
+                if getattr(value, "__module__", None) == name and isinstance(value, type | types.FunctionType)
+            ]
+            found = self._definitions[key] = (module, values)
+        return found[1]
 
     def lift(self) -> None:
         while self._swapped:

@@ -196,10 +196,10 @@ class Recorder:
         self.exercise = exercise
         self.banned = banned
         self.site_root = site_root
+        trees = tuple(sorted(name[:-2] for name in banned if name.endswith(".*")))
+        self.bans.ban_trees(trees)
         for name in sorted(banned):
-            if name.endswith(".*"):
-                self.bans.ban_tree(name[:-2])
-            elif "." in name and "::" not in name:
+            if "." in name and "::" not in name and not name.endswith(".*"):
                 self.bans.ban(name)
         doors = dict(catalog.DOOR_OBJECTS)
         if side_channels:
@@ -208,7 +208,6 @@ class Recorder:
             self.bans.ban(name, label=door)
         self.bans.ban_op_namespaces(catalog.C10D_OP_NAMESPACES, "c10d ops")
         self.bans.ban_methods(_PROCESS_GROUP_CLASSES, catalog.PROCESS_GROUP_METHODS, "process group")
-        trees = tuple(name[:-2] for name in banned if name.endswith(".*"))
         if trees:
             self._ban_imports(trees)
         patterns = operator_patterns(banned)
