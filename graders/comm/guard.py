@@ -208,22 +208,25 @@ class ObjectBans:
                 if name in vars(cls):
                     self._shadow(label, cls, name, vars(cls)[name])
 
-    def ban_trees(self, trees: tuple[str, ...]) -> None:
+    def ban_trees(self, trees: tuple[str, ...]) -> list[str]:
         """Refuse every function and class a loaded module of each of ``trees`` defines (as
-        ``"<tree>.*"``). ``sys.modules`` is read once for every tree; what a module defines is
-        read again only when its namespace changed size."""
+        ``"<tree>.*"``); the names of those modules. ``sys.modules`` is read once for every
+        tree; what a module defines is read again only when its namespace changed size."""
+        loaded: list[str] = []
         if not trees:
-            return
+            return loaded
         prefixes = tuple(tree + "." for tree in trees)
         common = os.path.commonprefix(trees)  # most names are ruled out by it alone
         for name, module in list(sys.modules.items()):
-            if not name.startswith(common) or module is None:
+            if not name.startswith(common) or not (name in trees or name.startswith(prefixes)):
                 continue
-            if not (name in trees or name.startswith(prefixes)):
+            loaded.append(name)
+            if module is None:
                 continue
             tree = next(t for t in trees if name == t or name.startswith(t + "."))
             for value in self._defined_in(name, module):
                 self.ban(tree + ".*", value)
+        return loaded
 
     def _defined_in(self, name: str, module) -> list:
         """The functions and classes ``module`` (loaded as ``name``) defines itself."""

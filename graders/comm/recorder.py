@@ -197,7 +197,7 @@ class Recorder:
         self.banned = banned
         self.site_root = site_root
         trees = tuple(sorted(name[:-2] for name in banned if name.endswith(".*")))
-        self.bans.ban_trees(trees)
+        loaded = self.bans.ban_trees(trees)
         for name in sorted(banned):
             if "." in name and "::" not in name and not name.endswith(".*"):
                 self.bans.ban(name)
@@ -209,7 +209,7 @@ class Recorder:
         self.bans.ban_op_namespaces(catalog.C10D_OP_NAMESPACES, "c10d ops")
         self.bans.ban_methods(_PROCESS_GROUP_CLASSES, catalog.PROCESS_GROUP_METHODS, "process group")
         if trees:
-            self._ban_imports(trees)
+            self._ban_imports(trees, loaded)
         patterns = operator_patterns(banned)
         if patterns:  # left with the student block's modes (``TaskContext._guarded``)
             OperatorBans(self.bans, patterns).__enter__()
@@ -234,14 +234,15 @@ class Recorder:
             sys.modules.update(self._import_guard.hidden)
             self._import_guard = None
 
-    def _ban_imports(self, trees: tuple[str, ...]) -> None:
+    def _ban_imports(self, trees: tuple[str, ...], loaded: list[str]) -> None:
         """Refuse imports of the module trees ``trees`` (banned as ``"package.*"``) in student code.
 
-        Modules of those trees that are already loaded are hidden from ``sys.modules`` until
-        :meth:`end`, so an import statement cannot pick them up from the cache either.
+        Modules of those trees that are already loaded (``loaded``: their names) are hidden from
+        ``sys.modules`` until :meth:`end`, so an import statement cannot pick them up from the
+        cache either.
         """
         guard = _ImportGuard(trees, self)
-        for name in [name for name in sys.modules if guard.covers(name)]:
+        for name in loaded:
             guard.hidden[name] = sys.modules.pop(name)
         sys.meta_path.insert(0, guard)
         self._import_guard = guard
