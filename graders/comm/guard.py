@@ -114,7 +114,7 @@ class ObjectBans:
         self._swapped: list[tuple[types.FunctionType, types.CodeType, types.CodeType]] = []
         self._shadowed: list[tuple[object, str, object]] = []
         self._prepared: dict[tuple[str, int], tuple[object, list]] = {}
-        self._definitions: dict[tuple[str, int, int], tuple[object, list]] = {}
+        self._definitions: dict[tuple[str, str, int, int], tuple[object, list]] = {}
 
     def graded_request(self, frame) -> bool:
         """Whether graded code is behind the call running in ``frame`` (see :mod:`.callers`)."""
@@ -224,31 +224,36 @@ class ObjectBans:
             if module is None:
                 continue
             tree = next(t for t in trees if name == t or name.startswith(t + "."))
-            for value in self._defined_in(name, module):
-                self.ban(tree + ".*", value)
+            swaps = self._module_swaps(tree + ".*", name, module)
+            for fn, _, refusing in swaps:
+                fn.__code__ = refusing
+            self._swapped += swaps
         return loaded
 
-    def _defined_in(self, name: str, module) -> list:
-        """The functions and classes ``module`` (loaded as ``name``) defines itself."""
+    def _module_swaps(self, dotted: str, name: str, module) -> list:
+        """The swaps (:meth:`_swaps_for`) of every function and class ``module`` (loaded as
+        ``name``) defines itself, refused as ``dotted``; read again when its namespace changed
+        size."""
         namespace = vars(module)
-        key = (name, id(module), len(namespace))
+        key = (dotted, name, id(module), len(namespace))
         found = self._definitions.get(key)
         if found is None or found[0] is not module:
-            values = [
-                value
-                for value in list(namespace.values())
-                if getattr(value, "__module__", None) == name and isinstance(value, type | types.FunctionType)
-            ]
-            found = self._definitions[key] = (module, values)
+            swaps = []
+            for value in list(namespace.values()):
+                defined_here = getattr(value, "__module__", None) == name
+                if defined_here and isinstance(value, type | types.FunctionType):
+                    swaps += self._swaps_for(dotted, value)
+            found = self._definitions[key] = (module, swaps)
         return found[1]
 
     def lift(self) -> None:
-        while self._swapped:
-            fn, code, _ = self._swapped.pop()
+        """Undo every ban, the last first (a function banned twice gets its own code back)."""
+        for fn, code, _ in reversed(self._swapped):
             fn.__code__ = code
-        while self._shadowed:
-            owner, attr, original = self._shadowed.pop()
+        self._swapped.clear()
+        for owner, attr, original in reversed(self._shadowed):
             setattr(owner, attr, original)
+        self._shadowed.clear()
 
 
 class _RefusingNamespace:
