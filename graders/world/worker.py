@@ -106,6 +106,9 @@ class TaskServer:
         self.groups: dict[tuple[int, ...], object] = {}
         self.stdout = TailBuffer(echo=sys.__stdout__)
         self.stderr = TailBuffer(echo=sys.__stdout__)
+        #: whether the graded modules have been purged since graded code last ran: a task that
+        #: ended normally purged them as it ended; the next one purges again only if it did not
+        self.purged = False
 
     def _install_recorder(self) -> None:
         import torch
@@ -158,7 +161,9 @@ class TaskServer:
         self.stack_file.truncate()
         _write_to_log(sys.__stdout__)
         os.ftruncate(1, 0)  # the log is opened O_APPEND: each task starts a fresh one
-        purge_student_modules()
+        if not self.purged:
+            purge_student_modules()
+        self.purged = False
         backend_hold.release_kept()  # no tracing runs between tasks (see the module)
         self.set_note("")
         reset_numerics(message.get("seed", 0))
@@ -195,6 +200,7 @@ class TaskServer:
         if self.keeps_group and not dist.is_initialized():
             reply["dirty"] = "the process group was destroyed"
         purge_student_modules()
+        self.purged = True
         reply["seconds"] = time.perf_counter() - started
         return reply
 
