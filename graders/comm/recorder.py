@@ -197,7 +197,7 @@ class Recorder:
         self.banned = banned
         self.site_root = site_root
         trees = tuple(sorted(name[:-2] for name in banned if name.endswith(".*")))
-        loaded = self.bans.ban_trees(trees)
+        loaded = self.bans.ban_trees(trees), len(sys.modules)
         for name in sorted(banned):
             if "." in name and "::" not in name and not name.endswith(".*"):
                 self.bans.ban(name)
@@ -234,15 +234,19 @@ class Recorder:
             sys.modules.update(self._import_guard.hidden)
             self._import_guard = None
 
-    def _ban_imports(self, trees: tuple[str, ...], loaded: list[str]) -> None:
+    def _ban_imports(self, trees: tuple[str, ...], loaded: tuple[list[str], int]) -> None:
         """Refuse imports of the module trees ``trees`` (banned as ``"package.*"``) in student code.
 
-        Modules of those trees that are already loaded (``loaded``: their names) are hidden from
-        ``sys.modules`` until :meth:`end`, so an import statement cannot pick them up from the
-        cache either.
+        Modules of those trees that are already loaded are hidden from ``sys.modules`` until
+        :meth:`end`, so an import statement cannot pick them up from the cache either.
+        ``loaded``: the names the tree ban found, and how many modules were loaded then (if the
+        kit's own bans loaded more since, ``sys.modules`` is read again).
         """
         guard = _ImportGuard(trees, self)
-        for name in loaded:
+        names, modules_then = loaded
+        if len(sys.modules) != modules_then:
+            names = [name for name in sys.modules if guard.covers(name)]
+        for name in names:
             guard.hidden[name] = sys.modules.pop(name)
         sys.meta_path.insert(0, guard)
         self._import_guard = guard
