@@ -197,7 +197,7 @@ class Recorder:
         self.banned = banned
         self.site_root = site_root
         trees = tuple(sorted(name[:-2] for name in banned if name.endswith(".*")))
-        loaded = self.bans.ban_trees(trees), len(sys.modules)
+        loaded, modules_then = self.bans.ban_trees(trees), len(sys.modules)
         for name in sorted(banned):
             if "." in name and "::" not in name and not name.endswith(".*"):
                 self.bans.ban(name)
@@ -208,8 +208,8 @@ class Recorder:
             self.bans.ban(name, label=door)
         self.bans.ban_op_namespaces(catalog.C10D_OP_NAMESPACES, "c10d ops")
         self.bans.ban_methods(_PROCESS_GROUP_CLASSES, catalog.PROCESS_GROUP_METHODS, "process group")
-        if trees:
-            self._ban_imports(trees, loaded)
+        if trees:  # the kit's bans above may have loaded more of a tree: then look again
+            self._ban_imports(trees, loaded if len(sys.modules) == modules_then else None)
         patterns = operator_patterns(banned)
         if patterns:  # left with the student block's modes (``TaskContext._guarded``)
             OperatorBans(self.bans, patterns).__enter__()
@@ -234,18 +234,15 @@ class Recorder:
             sys.modules.update(self._import_guard.hidden)
             self._import_guard = None
 
-    def _ban_imports(self, trees: tuple[str, ...], loaded: tuple[list[str], int]) -> None:
+    def _ban_imports(self, trees: tuple[str, ...], loaded: list[str] | None) -> None:
         """Refuse imports of the module trees ``trees`` (banned as ``"package.*"``) in student code.
 
-        Modules of those trees that are already loaded are hidden from ``sys.modules`` until
-        :meth:`end`, so an import statement cannot pick them up from the cache either.
-        ``loaded``: the names the tree ban found, and how many modules were loaded then (if the
-        kit's own bans loaded more since, ``sys.modules`` is read again).
+        Modules of those trees that are already loaded (``loaded``: their names, or None to read
+        ``sys.modules`` for them) are hidden from ``sys.modules`` until :meth:`end`, so an import
+        statement cannot pick them up from the cache either.
         """
         guard = _ImportGuard(trees, self)
-        names, modules_then = loaded
-        if len(sys.modules) != modules_then:
-            names = [name for name in sys.modules if guard.covers(name)]
+        names = loaded if loaded is not None else [name for name in sys.modules if guard.covers(name)]
         for name in names:
             guard.hidden[name] = sys.modules.pop(name)
         sys.meta_path.insert(0, guard)
