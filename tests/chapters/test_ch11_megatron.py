@@ -11,16 +11,21 @@ import pytest
 
 from graders.chapters.ch11 import cases, reference
 
-with warnings.catch_warnings():
-    warnings.simplefilter("ignore")
-    parallel_state = pytest.importorskip("megatron.core.parallel_state")
+
+@pytest.fixture(scope="module")
+def parallel_state():
+    """Imported by the test (about 3.5 s), not by every session that collects it and deselects it."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return pytest.importorskip("megatron.core.parallel_state")
+
 
 LAYOUTS = [(2, 1, 1, 2, 2), (2, 2, 1, 3, 2), (4, 1, 2, 2, 1), (1, 3, 1, 2, 2), (2, 1, 3, 1, 2)]
 ENTRIES = ("tp", "cp", "ep", "dp", "pp", *cases.COMBINED)
 
 
 @pytest.mark.parametrize("sizes", LAYOUTS, ids=lambda s: "tp{}-cp{}-ep{}-dp{}-pp{}".format(*s))
-def test_the_groups_are_megatrons(sizes):
+def test_the_groups_are_megatrons(sizes, parallel_state):
     tp, cp, ep, dp, pp = sizes
     for names in list(permutations(cases.DIMS))[::7]:
         order = "-".join(names)

@@ -17,7 +17,13 @@ import pytest
 from graders.authoring import devcontainer
 from graders.impl import KIT_ROOT
 
-jsonschema = pytest.importorskip("jsonschema")
+
+@pytest.fixture(scope="module")
+def jsonschema():
+    """Imported by the tests that use it (about 3 s: its URI grammars), not by every session
+    that collects this module and deselects them."""
+    return pytest.importorskip("jsonschema")
+
 
 _COMMAND = {
     "type": ["string", "array", "object"],
@@ -78,7 +84,7 @@ def test_vs_code_finds_the_graders_of_exercises_with_pytest():
     assert any((KIT_ROOT / "exercises").glob("ch*/test_*.py")), "what the test panel discovers"
 
 
-def test_valid_for_the_properties_the_kit_writes():
+def test_valid_for_the_properties_the_kit_writes(jsonschema):
     jsonschema.Draft202012Validator.check_schema(PROPERTIES)
     jsonschema.Draft202012Validator(PROPERTIES).validate(written())
     broken = written() | {"postCreateCommand": 3}
@@ -90,7 +96,7 @@ def test_valid_for_the_properties_the_kit_writes():
     not os.environ.get("DTLAB_DEVCONTAINER_SCHEMA"),
     reason="DTLAB_DEVCONTAINER_SCHEMA names no copy of devContainer.base.schema.json",
 )
-def test_valid_against_the_dev_container_schema():
+def test_valid_against_the_dev_container_schema(jsonschema):
     schema = json.loads(Path(os.environ["DTLAB_DEVCONTAINER_SCHEMA"]).read_text(encoding="utf-8"))
     validator = jsonschema.validators.validator_for(schema)
     validator.check_schema(schema)
