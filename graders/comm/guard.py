@@ -115,6 +115,8 @@ class ObjectBans:
         self._shadowed: list[tuple[object, str, object]] = []
         self._prepared: dict[tuple[str, int], tuple[object, list]] = {}
         self._definitions: dict[tuple[str, str, int, int], tuple[object, list]] = {}
+        #: trees -> (the names sys.modules held, the (module name, tree) pairs among them)
+        self._tree_members: dict[tuple[str, ...], tuple[set[str], list[tuple[str, str]]]] = {}
 
     def graded_request(self, frame) -> bool:
         """Whether graded code is behind the call running in ``frame`` (see :mod:`.callers`)."""
@@ -213,22 +215,36 @@ class ObjectBans:
         ``"<tree>.*"``); the names of those modules. ``sys.modules`` is read once for every
         tree; what a module defines is read again only when its namespace changed size."""
         loaded: list[str] = []
-        if not trees:
-            return loaded
-        prefixes = tuple(tree + "." for tree in trees)
-        common = os.path.commonprefix(trees)  # most names are ruled out by it alone
-        for name, module in list(sys.modules.items()):
-            if not name.startswith(common) or not (name in trees or name.startswith(prefixes)):
-                continue
+        for name, tree in self._tree_modules(trees):
             loaded.append(name)
+            module = sys.modules[name]
             if module is None:
                 continue
-            tree = next(t for t in trees if name == t or name.startswith(t + "."))
             swaps = self._module_swaps(tree + ".*", name, module)
             for fn, _, refusing in swaps:
                 fn.__code__ = refusing
             self._swapped += swaps
         return loaded
+
+    def _tree_modules(self, trees: tuple[str, ...]) -> list[tuple[str, str]]:
+        """``(name, tree)`` of every module of ``trees`` in ``sys.modules``, in its order. The
+        names are read again only when the names ``sys.modules`` holds changed (a set compared
+        in C, where the walk is a loop in Python over some 2,200 names)."""
+        if not trees:
+            return []
+        found = self._tree_members.get(trees)
+        if found is not None and found[0] == sys.modules.keys():
+            return found[1]
+        names = list(sys.modules)
+        prefixes = tuple(tree + "." for tree in trees)
+        common = os.path.commonprefix(trees)  # most names are ruled out by it alone
+        members = [
+            (name, next(t for t in trees if name == t or name.startswith(t + ".")))
+            for name in names
+            if name.startswith(common) and (name in trees or name.startswith(prefixes))
+        ]
+        self._tree_members[trees] = (set(names), members)
+        return members
 
     def _module_swaps(self, dotted: str, name: str, module) -> list:
         """The swaps (:meth:`_swaps_for`) of every function and class ``module`` (loaded as
@@ -270,15 +286,26 @@ class _RefusingNamespace:
         return getattr(original, name)
 
 
+#: dotted name -> how many of its parts name the module it is found in (``_resolve``)
+_module_parts: dict[str, int] = {}
+
+
 def _resolve(dotted: str) -> tuple[object, str, object]:
     """``(owner, attribute, object)`` for a dotted name whose head is an importable module
-    (``torch.nn.parallel.DistributedDataParallel``, ``torch.Tensor.tolist``); Nones if absent."""
+    (``torch.nn.parallel.DistributedDataParallel``, ``torch.Tensor.tolist``); Nones if absent.
+
+    Its longest importable head is looked for once per process: every task bans the same names,
+    and a failed import searches the package's folders again each time (a name that was not a
+    module stays one that is not)."""
     parts = dotted.split(".")
-    for cut in range(len(parts) - 1, 0, -1):
+    for cut in range(_module_parts.get(dotted, len(parts) - 1), 0, -1):
+        head = ".".join(parts[:cut])
+        owner = sys.modules.get(head)
         try:
-            owner = importlib.import_module(".".join(parts[:cut]))
+            owner = owner if owner is not None else importlib.import_module(head)
         except ImportError:
             continue
+        _module_parts[dotted] = cut
         try:
             for part in parts[cut:-1]:
                 owner = getattr(owner, part)

@@ -1,5 +1,6 @@
 """A banned module tree (``"package.*"``) is armed from one pass over ``sys.modules``, and what a
-module defines is cached: the cache must never miss a function the module defines at the task."""
+module defines is cached: the cache must never miss a function the module defines at the task,
+nor a module of the tree that ``sys.modules`` holds at the task."""
 
 from __future__ import annotations
 
@@ -45,11 +46,6 @@ def _codes(modules) -> dict[str, types.CodeType]:
         "deep": modules["fake_tree.inner"].deep.__code__,
         "outside": modules["fake_tree_other"].outside.__code__,
     }
-
-
-def _swapped(before: dict, modules) -> set[str]:
-    now = _codes(modules)
-    return {name for name, code in before.items() if now[name] is not code}
 
 
 def _swapped(before: dict, modules) -> set[str]:
@@ -103,3 +99,19 @@ def test_two_trees_in_one_pass_and_a_none_entry(tree, monkeypatch):
     assert _swapped(before, tree) == {"deep", "outside"}
     bans.lift()
     assert _codes(tree) == before
+
+
+def test_a_module_of_the_tree_that_takes_another_ones_place_is_banned_at_the_next_task(tree, monkeypatch):
+    """The modules of a tree are read again whenever the names ``sys.modules`` holds changed, even
+    if their number did not."""
+    bans = ObjectBans(_Recorder())
+    bans.ban_trees(("fake_tree",))
+    bans.lift()
+    newcomer = _module("fake_tree.newcomer", "def new():\n    return 6\n")
+    monkeypatch.delitem(sys.modules, "fake_tree_other")
+    monkeypatch.setitem(sys.modules, "fake_tree.newcomer", newcomer)
+    original = newcomer.new.__code__
+    assert "fake_tree.newcomer" in bans.ban_trees(("fake_tree",))
+    assert newcomer.new.__code__ is not original
+    bans.lift()
+    assert newcomer.new.__code__ is original
