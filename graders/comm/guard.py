@@ -113,6 +113,8 @@ class ObjectBans:
         self.recorder = recorder
         self._swapped: list[tuple[types.FunctionType, types.CodeType, types.CodeType]] = []
         self._shadowed: list[tuple[object, str, object]] = []
+        #: shadows bound for the life of the process (:meth:`keep`): owner, name, original, stand-in
+        self._kept: list[tuple[object, str, object, object]] = []
         self._prepared: dict[tuple[str, int], tuple[object, list]] = {}
         self._definitions: dict[tuple[str, str, int, int], tuple[object, list]] = {}
         #: trees -> (the names sys.modules held, the (module name, tree) pairs among them)
@@ -167,7 +169,7 @@ class ObjectBans:
         bans = self
 
         def stand_in(*args, **kwargs):
-            if bans.graded_request(sys._getframe(1)):
+            if bans.recorder.active and bans.graded_request(sys._getframe(1)):
                 bans.refuse(dotted)
             return original(*args, **kwargs)
 
@@ -195,7 +197,7 @@ class ObjectBans:
 
         def guarded_get_packet(qualified_name, *args, **kwargs):
             namespace = str(qualified_name).partition("::")[0]
-            if namespace in names and bans.graded_request(sys._getframe(1)):
+            if namespace in names and bans.recorder.active and bans.graded_request(sys._getframe(1)):
                 bans.refuse(label)
             return get_packet(qualified_name, *args, **kwargs)
 
@@ -262,8 +264,29 @@ class ObjectBans:
             found = self._definitions[key] = (module, swaps)
         return found[1]
 
+    def keep(self, shadow: Callable[[], None]) -> None:
+        """Run ``shadow`` (calls that shadow objects: the doors every task closes) once, and keep
+        what it binds for the life of the process instead of binding it at every task: a stand-in
+        refuses graded code only while the recorder records, as a task's own stand-ins are bound
+        only then. :meth:`check_kept` binds again what graded code unbound."""
+        start = len(self._shadowed)
+        shadow()
+        for owner, attr, original in self._shadowed[start:]:
+            self._kept.append((owner, attr, original, vars(owner).get(attr)))
+        del self._shadowed[start:]
+
+    def check_kept(self) -> list[str]:
+        """Bind again every kept stand-in that graded code unbound or replaced; their names."""
+        rebound = []
+        for owner, attr, _, stand_in in self._kept:
+            if vars(owner).get(attr) is not stand_in:
+                setattr(owner, attr, stand_in)
+                rebound.append(f"{getattr(owner, '__qualname__', type(owner).__name__)}.{attr}")
+        return rebound
+
     def lift(self) -> None:
-        """Undo every ban, the last first (a function banned twice gets its own code back)."""
+        """Undo every ban, the last first (a function banned twice gets its own code back); the
+        kept ones (:meth:`keep`) stay."""
         for fn, code, _ in reversed(self._swapped):
             fn.__code__ = code
         self._swapped.clear()
@@ -281,7 +304,7 @@ class _RefusingNamespace:
 
     def __getattr__(self, name: str):
         bans, label, original = object.__getattribute__(self, "_dtlab_bans")
-        if bans.graded_request(sys._getframe(1)):
+        if bans.recorder.active and bans.graded_request(sys._getframe(1)):
             bans.refuse(label)
         return getattr(original, name)
 

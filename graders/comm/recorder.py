@@ -158,6 +158,8 @@ class Recorder:
         self.made_groups: list = []
         #: the allowlist of a "by hand" contract, while its student block runs
         self.hand_written: HandWrittenMath | None = None
+        #: the kept doors graded code unbound, bound again (``ObjectBans.check_kept``): tampering
+        self.rebound: list[str] = []
         self._wait = self._waiting_function()
 
     # -- lifecycle -------------------------------------------------------------------------
@@ -173,6 +175,13 @@ class Recorder:
             fn = getattr(dist, name)
             fn.__code__ = swap_code(fn, _Lifecycle(self, name, clone(fn)))
         self.doors.install()
+        self.bans.keep(self._close_native_doors)
+
+    def _close_native_doors(self) -> None:
+        """The doors every task closes to graded code, torch's collective operators and the
+        process groups' own methods: bound once (``ObjectBans.keep``), checked at every task."""
+        self.bans.ban_op_namespaces(catalog.C10D_OP_NAMESPACES, "c10d ops")
+        self.bans.ban_methods(_PROCESS_GROUP_CLASSES, catalog.PROCESS_GROUP_METHODS, "process group")
 
     def begin(
         self,
@@ -206,8 +215,7 @@ class Recorder:
             doors |= catalog.SIDE_CHANNEL_OBJECTS | catalog.NATIVE_COLLECTIVE_OBJECTS
         for name, door in sorted(doors.items()):
             self.bans.ban(name, label=door)
-        self.bans.ban_op_namespaces(catalog.C10D_OP_NAMESPACES, "c10d ops")
-        self.bans.ban_methods(_PROCESS_GROUP_CLASSES, catalog.PROCESS_GROUP_METHODS, "process group")
+        self.rebound += self.bans.check_kept()
         if trees:  # the kit's bans above may have loaded more of a tree: then look again
             self._ban_imports(trees, loaded if len(sys.modules) == modules_then else None)
         patterns = operator_patterns(banned)
@@ -228,6 +236,7 @@ class Recorder:
         self.set_status("")
         self.doors.close()
         self.bans.lift()
+        self.rebound += self.bans.check_kept()
         if self._import_guard is not None:
             if self._import_guard in sys.meta_path:
                 sys.meta_path.remove(self._import_guard)

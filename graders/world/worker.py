@@ -194,7 +194,8 @@ class TaskServer:
             reply["python_kept"] = kept
         reply["trace"] = [list(e) for e in self.recorder.take()]
         reply["stdout"] = self.stdout.take() + self.stderr.take()
-        tampered = self.state_guard.restore()
+        tampered = self.state_guard.restore() + self.recorder.rebound
+        self.recorder.rebound = []
         if tampered:
             reply["tampered"] = sorted(set(tampered))[:50]
         if self.keeps_group and not dist.is_initialized():

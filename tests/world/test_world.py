@@ -118,6 +118,18 @@ def test_state_does_not_leak_between_tasks(pool):
         assert torch.equal(value["first_random"], fresh)
 
 
+def test_a_door_graded_code_unbinds_is_bound_again_and_reported(pool):
+    """The process groups' own methods are shadowed once per world, not at every task: a task
+    that puts one back is reported as tampering, and the next task still finds the door shut."""
+    unbound = run(pool, "unbinds_a_process_group_door", world_size=2)
+    assert all(
+        any(name.endswith("ProcessGroup.allreduce") for name in names) for names in unbound.tampered.values()
+    )
+    assert sorted(unbound.tampered) == [0, 1]
+    with pytest.raises(GradingFailure, match="ProcessGroup's or a backend's own methods"):
+        run(pool, "calls_a_process_group_method", world_size=2)
+
+
 def test_modes_left_entered_do_not_reach_the_next_task(pool):
     run(pool, "leaves_modes_entered", world_size=2)
     assert run(pool, "observes_modes", world_size=2).values == [[0, 0], [0, 0]]
