@@ -113,8 +113,9 @@ class ObjectBans:
         self.recorder = recorder
         self._swapped: list[tuple[types.FunctionType, types.CodeType, types.CodeType]] = []
         self._shadowed: list[tuple[object, str, object]] = []
-        #: shadows bound for the life of the process (:meth:`keep`): owner, name, original, stand-in
-        self._kept: list[tuple[object, str, object, object]] = []
+        #: shadows bound for the life of the process (:meth:`keep`): the owner, its namespace (a
+        #: live view), the name and the stand-in
+        self._kept: list[tuple[object, object, str, object]] = []
         self._prepared: dict[tuple[str, int], tuple[object, list]] = {}
         self._definitions: dict[tuple[str, str, int, int], tuple[object, list]] = {}
         #: trees -> (the names sys.modules held, the (module name, tree) pairs among them)
@@ -271,15 +272,15 @@ class ObjectBans:
         only then. :meth:`check_kept` binds again what graded code unbound."""
         start = len(self._shadowed)
         shadow()
-        for owner, attr, original in self._shadowed[start:]:
-            self._kept.append((owner, attr, original, vars(owner).get(attr)))
+        for owner, attr, _ in self._shadowed[start:]:
+            self._kept.append((owner, vars(owner), attr, vars(owner).get(attr)))
         del self._shadowed[start:]
 
     def check_kept(self) -> list[str]:
         """Bind again every kept stand-in that graded code unbound or replaced; their names."""
         rebound = []
-        for owner, attr, _, stand_in in self._kept:
-            if vars(owner).get(attr) is not stand_in:
+        for owner, namespace, attr, stand_in in self._kept:
+            if namespace.get(attr) is not stand_in:
                 setattr(owner, attr, stand_in)
                 rebound.append(f"{getattr(owner, '__qualname__', type(owner).__name__)}.{attr}")
         return rebound
