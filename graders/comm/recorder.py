@@ -158,7 +158,7 @@ class Recorder:
         self.made_groups: list = []
         #: the allowlist of a "by hand" contract, while its student block runs
         self.hand_written: HandWrittenMath | None = None
-        #: the kept doors graded code unbound, bound again (``ObjectBans.check_kept``): tampering
+        #: kept doors graded code unbound in its block, bound again at its end: tampering, reported
         self.rebound: list[str] = []
         self._wait = self._waiting_function()
 
@@ -215,7 +215,7 @@ class Recorder:
             doors |= catalog.SIDE_CHANNEL_OBJECTS | catalog.NATIVE_COLLECTIVE_OBJECTS
         for name, door in sorted(doors.items()):
             self.bans.ban(name, label=door)
-        self.rebound += self.bans.check_kept()
+        self.bans.check_kept()  # unbound between tasks: not this task's doing, bound again quietly
         if trees:  # the kit's bans above may have loaded more of a tree: then look again
             self._ban_imports(trees, loaded if len(sys.modules) == modules_then else None)
         patterns = operator_patterns(banned)
