@@ -125,6 +125,11 @@ class ObjectBans:
         """Whether graded code is behind the call running in ``frame`` (see :mod:`.callers`)."""
         return graded_request(frame, self.recorder.site_root, skip_files=(__file__, SWAPPED_FILE))
 
+    def refuses(self, frame) -> bool:
+        """Whether a stand-in refuses the call running in ``frame``: graded code is behind it and
+        the recorder records (a kept stand-in stays bound between student blocks)."""
+        return self.recorder.active and self.graded_request(frame)
+
     def refuse(self, dotted: str, why: str = "", *, site: str = "", detail: tuple[int, ...] = ()) -> None:
         """Record the refusal in the trace (``detail``: numbers the report names, in the event's
         ``nbytes`` and ``group``: a signal's number and target) and raise it in graded code."""
@@ -170,7 +175,7 @@ class ObjectBans:
         bans = self
 
         def stand_in(*args, **kwargs):
-            if bans.recorder.active and bans.graded_request(sys._getframe(1)):
+            if bans.refuses(sys._getframe(1)):
                 bans.refuse(dotted)
             return original(*args, **kwargs)
 
@@ -198,7 +203,7 @@ class ObjectBans:
 
         def guarded_get_packet(qualified_name, *args, **kwargs):
             namespace = str(qualified_name).partition("::")[0]
-            if namespace in names and bans.recorder.active and bans.graded_request(sys._getframe(1)):
+            if namespace in names and bans.refuses(sys._getframe(1)):
                 bans.refuse(label)
             return get_packet(qualified_name, *args, **kwargs)
 
@@ -239,13 +244,13 @@ class ObjectBans:
         if found is not None and found[0] == sys.modules.keys():
             return found[1]
         names = list(sys.modules)
-        prefixes = tuple(tree + "." for tree in trees)
         common = os.path.commonprefix(trees)  # most names are ruled out by it alone
-        members = [
-            (name, next(t for t in trees if name == t or name.startswith(t + ".")))
-            for name in names
-            if name.startswith(common) and (name in trees or name.startswith(prefixes))
-        ]
+        members = []
+        for name in names:
+            if name.startswith(common):
+                tree = next((t for t in trees if name == t or name.startswith(t + ".")), None)
+                if tree is not None:
+                    members.append((name, tree))
         self._tree_members[trees] = (set(names), members)
         return members
 
@@ -305,7 +310,7 @@ class _RefusingNamespace:
 
     def __getattr__(self, name: str):
         bans, label, original = object.__getattribute__(self, "_dtlab_bans")
-        if bans.recorder.active and bans.graded_request(sys._getframe(1)):
+        if bans.refuses(sys._getframe(1)):
             bans.refuse(label)
         return getattr(original, name)
 
