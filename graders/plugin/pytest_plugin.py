@@ -17,12 +17,15 @@ starts the worker fork server, which imports torch while pytest goes on collecti
 
 from __future__ import annotations
 
+import functools
+
 import pytest
 
 from graders import config as dtlab_config
 from graders.errors import Failure, FailureKind, NotStarted, record_of, render
 from graders.gradebook import FAILED, NOT_RUN, NOT_STARTED, PASSED, Gradebook
 from graders.impl import Impl
+from graders.plugin import pictures
 from graders.plugin.marker import MARKER
 from graders.plugin.options import build_run, names_misconceptions, no_world_here
 from graders.plugin.run_spec import GradingRun
@@ -35,7 +38,6 @@ _GRADEBOOK = pytest.StashKey[Gradebook]()
 _HARNESS = pytest.StashKey[object]()
 _POOL = pytest.StashKey[object]()
 _FORK_SERVER = pytest.StashKey[object]()
-_PNGS = pytest.StashKey[list]()
 _LENT = pytest.StashKey[bool]()
 _NARROWED = pytest.StashKey[bool]()  # graded tests were left out of this run
 
@@ -205,6 +207,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     no_world = no_world_here(run_of(config))
     for item in items:
         marker = item.get_closest_marker(MARKER)
+        if marker is not None:
+            item.repr_failure = functools.partial(_graded_repr_failure, item)
         if marker is not None and no_world:
             item.add_marker(pytest.mark.skip(reason=no_world))
         if marker is not None and hasattr(item, "obj"):
@@ -302,19 +306,29 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
         return report
     failure = record_of(call.excinfo.value)
     status = NOT_STARTED if failure.kind == FailureKind.NOT_STARTED else FAILED
-    figures = _draw_figures(item.config, call.excinfo, exercise_id, part)
-    _write_pngs(item, call.excinfo)
+    figures = pictures.draw_beside_report(run_of(item.config).report, call.excinfo, exercise_id, part)
+    pictures.write_pngs(item, call.excinfo)
     book.record(exercise_id, part, status, failure, figures)
     report.sections = [(name, text) for name, text in report.sections if "Hypothesis" not in name]
-    if failure.kind != FailureKind.INTERNAL:  # the student reads it in their language
-        lang = run_of(item.config).lang
-        label = f"{exercise_id} [{part_name(part, lang)}]"
-        if status == NOT_STARTED:
-            detail = failure.text("body", lang) or t("not started detail", lang)
-            report.longrepr = f"{label}: {t('not started', lang)}: {detail}"
-        else:
-            report.longrepr = f"{label}: {t('kind:' + failure.kind, lang)}\n{render(failure, lang)}"
-    return report
+    return report  # its text: _graded_repr_failure's
+
+
+def _graded_repr_failure(item: pytest.Item, excinfo):
+    """A graded test's failure as the student reads it, in their language: one line, or the
+    check's own text, where pytest would render a traceback from inside the kit (it parses every
+    file the traceback passes through, about 80 ms a failure: ten seconds for a chapter of stubs).
+    An internal error of the kit keeps pytest's traceback. (``item.repr_failure``, set on every
+    graded test as it is collected.)"""
+    failure = record_of(excinfo.value)
+    if failure.kind == FailureKind.INTERNAL:
+        return type(item).repr_failure(item, excinfo)
+    exercise_id, part = item.get_closest_marker(MARKER).args
+    lang = run_of(item.config).lang
+    label = f"{exercise_id} [{part_name(part, lang)}]"
+    if failure.kind == FailureKind.NOT_STARTED:
+        detail = failure.text("body", lang) or t("not started detail", lang)
+        return f"{label}: {t('not started', lang)}: {detail}"
+    return f"{label}: {t('kind:' + failure.kind, lang)}\n{render(failure, lang)}"
 
 
 @pytest.hookimpl(wrapper=True, tryfirst=True, specname="pytest_runtest_makereport")
@@ -325,49 +339,6 @@ def pytest_runtest_makereport_of_not_started(item: pytest.Item, call: pytest.Cal
     if report.when == "call" and call.excinfo is not None and isinstance(call.excinfo.value, NotStarted):
         report.sections = [(name, text) for name, text in report.sections if name != "Hypothesis"]
     return report
-
-
-def _draw_figures(config: pytest.Config, excinfo, exercise_id: str, part: str) -> list[str]:
-    """PNG pictures the failed check attached, drawn beside the JSON report (when one is written)."""
-    from pathlib import Path
-
-    from graders.judge import figures
-
-    report = run_of(config).report
-    attached = figures.figures_of(excinfo.value)
-    if not report or not attached:
-        return []
-    root = Path(report).parent
-    written = figures.render(attached, root / "figures", f"{exercise_id}.{part}")
-    return [str(path.relative_to(root)) for path in written]
-
-
-def _write_pngs(item: pytest.Item, excinfo) -> None:
-    """``--png DIR``: the failed test's pictures as ``DIR/<chapter>.<test file>.<test>-<name>.png``."""
-    from pathlib import Path
-
-    from graders.judge import figures
-
-    folder = item.config.getoption("dtlab_png")
-    attached = figures.figures_of(excinfo.value)
-    if not folder or not attached:
-        return
-    stem = f"{item.path.parent.name}.{item.path.stem}.{item.name}"
-    item.config.stash.setdefault(_PNGS, []).extend(figures.render(attached, Path(folder), stem))
-
-
-def _png_summary(terminalreporter, config: pytest.Config, lang: str) -> None:
-    folder = config.getoption("dtlab_png")
-    if not folder:
-        return
-    from graders.judge import figures
-
-    if not figures.matplotlib_available():
-        terminalreporter.write_line(f"dtlab: {t('png:no matplotlib', lang)}")
-        return
-    written = config.stash.get(_PNGS, [])
-    if written:
-        terminalreporter.write_line(f"dtlab: {t('png:written', lang, n=len(written), folder=folder)}")
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config) -> None:
@@ -391,6 +362,6 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config)
         terminalreporter.write_line(t("rerun only", run.lang))
     if getattr(harness, "set_aside_in_run", 0):
         terminalreporter.write_line(t("set aside", run.lang, count=harness.set_aside_in_run))
-    _png_summary(terminalreporter, config, run.lang)
+    pictures.png_summary(terminalreporter, config, run.lang)
     if run.report:
         book.write(run.report)

@@ -3,7 +3,6 @@ and the hang report of a deadlocking schedule."""
 
 import base64
 from fractions import Fraction
-from types import SimpleNamespace
 
 import pytest
 from hypothesis import given, settings
@@ -25,7 +24,7 @@ from graders.grading.reports.feedback import markdown, write_figures
 from graders.grading.sandboxed_run import StudentResult
 from graders.impl import KIT_ROOT, Impl
 from graders.judge import figures
-from graders.plugin import pytest_plugin
+from graders.plugin import pictures
 from graders.world.pool import WorldPool
 
 pytestmark = pytest.mark.graders  # the graders tier: worker worlds, the kit's commands
@@ -165,17 +164,14 @@ def test_batch_feedback_links_the_figures(tmp_path):
 
 
 @pytest.mark.skipif(not figures.matplotlib_available(), reason="matplotlib is not installed")
-def test_the_plugin_draws_a_failures_figures_beside_the_report(tmp_path, monkeypatch):
+def test_the_plugin_draws_a_failures_figures_beside_the_report(tmp_path):
     """What the pytest plugin does for a failed part when --dtlab-report is given."""
     with pytest.raises(GradingFailure) as info:
         checks.simulated(DEADLOCK, cases.ScheduleCase(2, 2))
-    monkeypatch.setattr(pytest_plugin, "run_of", lambda config: config)  # the run: its report only
-    config = SimpleNamespace(report=tmp_path / "out/report.json")
-    written = pytest_plugin._draw_figures(config, info, "ch7.gpipe_schedule", "valid")
+    written = pictures.draw_beside_report(tmp_path / "out/report.json", info, "ch7.gpipe_schedule", "valid")
     assert written == ["figures/ch7.gpipe_schedule.valid-timeline.png"]
     assert (tmp_path / "out" / written[0]).read_bytes()[:4] == b"\x89PNG"
-    no_report = SimpleNamespace(report=None)
-    assert pytest_plugin._draw_figures(no_report, info, "ch7.gpipe_schedule", "valid") == []
+    assert pictures.draw_beside_report(None, info, "ch7.gpipe_schedule", "valid") == []
 
 
 # -- the executor in a real world -------------------------------------------------------------------

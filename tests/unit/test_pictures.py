@@ -11,7 +11,7 @@ from graders.errors import GradingFailure
 from graders.impl import KIT_ROOT, Impl
 from graders.judge import figures
 from graders.misconceptions import mutants
-from graders.plugin import pytest_plugin
+from graders.plugin import pictures
 from graders.training.memory_promises import LivePromise, assert_live_promises
 
 needs_matplotlib = pytest.mark.skipif(
@@ -153,7 +153,7 @@ def test_without_matplotlib_png_says_so_once(monkeypatch):
     monkeypatch.setattr(figures, "matplotlib_available", lambda: False)
     lines = []
     config = SimpleNamespace(getoption=lambda name: "out" if name == "dtlab_png" else None, stash={})
-    pytest_plugin._png_summary(SimpleNamespace(write_line=lines.append), config, "en")
+    pictures.png_summary(SimpleNamespace(write_line=lines.append), config, "en")
     assert len(lines) == 1 and "--png needs matplotlib" in lines[0]
 
 
@@ -174,7 +174,7 @@ def test_a_ring_mutant_fails_with_its_trace(harness, tmp_path):
             path=KIT_ROOT / "exercises" / "ch2" / "test_collectives.py",
             name="test_ring_all_reduce_bandwidth",
         )
-        pytest_plugin._write_pngs(item, info)
+        pictures.write_pngs(item, info)
         (png,) = (tmp_path / "png").iterdir()
         assert png.name == "ch2.test_collectives.test_ring_all_reduce_bandwidth-trace.png"
         assert png.read_bytes()[:4] == b"\x89PNG" and png.stat().st_size > 1000

@@ -89,3 +89,48 @@ def test_a_narrowed_run_says_its_table_covers_only_what_ran(kit_root):
     assert narrowed.returncode == 0, narrowed.stdout + narrowed.stderr
     assert "this table covers only the tests this run chose" in narrowed.stdout
     assert "ch7.bubble_fraction" in narrowed.stdout
+
+
+#: a plugin that notes every failure pytest renders itself (its traceback: about 80 ms each)
+NOTES_RENDERED = """
+import os
+import _pytest.python
+
+rendered = _pytest.python.Function.repr_failure
+
+def noting(self, excinfo):
+    with open(os.environ["RENDERED"], "a") as notes:
+        notes.write(self.name + "\\n")
+    return rendered(self, excinfo)
+
+_pytest.python.Function.repr_failure = noting
+"""
+
+KIT_BREAKS = """
+from graders.plugin import exercise
+
+@exercise("ch2.ring_shift", part="result")
+def test_the_kit_breaks(harness, impl):
+    raise RuntimeError("the kit broke")
+"""
+
+
+def test_a_graded_failure_is_the_kits_text_and_only_the_kits_own_error_a_traceback(kit_root, tmp_path):
+    (tmp_path / "notes_rendered.py").write_text(NOTES_RENDERED)
+    (tmp_path / "test_kit_breaks.py").write_text(KIT_BREAKS)
+    notes = tmp_path / "rendered.txt"
+    done = _pytest(
+        "exercises/ch2/test_collectives.py",
+        str(tmp_path / "test_kit_breaks.py"),
+        "--impl",
+        "exercises",
+        "-p",
+        "notes_rendered",
+        cwd=kit_root,
+        PYTHONPATH=str(tmp_path),
+        RENDERED=str(notes),
+    )
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "ch2.ring_shift [result]: not started: " in done.stdout
+    assert "RuntimeError: the kit broke" in done.stdout and "Traceback" not in done.stdout
+    assert notes.read_text().split() == ["test_the_kit_breaks"]  # the stubs' failures: no traceback
