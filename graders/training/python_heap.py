@@ -84,6 +84,20 @@ def definition_lines(path: str) -> frozenset[int]:
     return _definition_lines(path, stamp.st_mtime_ns, stamp.st_size)
 
 
+def _remembered(fn):
+    """``fn`` of one argument, worked out once for the same argument (an unbounded cache, for
+    one phase's count: many blocks share their frames, and their files)."""
+    found: dict = {}
+
+    def remembered(key):
+        value = found.get(key)
+        if value is None:
+            value = found[key] = fn(key)
+        return value
+
+    return remembered
+
+
 @functools.lru_cache(maxsize=64)
 def _definition_lines(path: str, _mtime: int, _size: int) -> frozenset[int]:
     try:
@@ -218,13 +232,7 @@ class PythonHeap:
         # floats graded code let go of wait in the free list, still traced as its: take them
         # out, and count them as what they are, garbage
         freed = _take_spare_floats()
-        owners: dict[tuple, str] = {}  # many blocks share their frames
-
-        def line_of(frames: tuple) -> str:
-            line = owners.get(frames)
-            if line is None:
-                line = owners[frames] = self._graded_line(frames)
-            return line
+        line_of = _remembered(self._graded_line)
 
         data_blocks: list[tuple[tuple, int]] = []  # graded code's blocks that hold data
         unsized = 0  # graded code's blocks the size rules leave out: data objects among them?
@@ -238,11 +246,12 @@ class PythonHeap:
         if phase in SETUP_PHASES and sum(size for _, size in data_blocks) > limit:
             # what a def or class statement makes is code (parsing the file to tell is dear:
             # only when it matters)
-            code = functools.partial(self._graded_line, skip_definitions=True)
+            definitions = _remembered(definition_lines)  # a file's once, not a stat for every block
+            code = _remembered(functools.partial(self._graded_line, definitions=definitions))
             data_blocks = [(frames, size) for frames, size in data_blocks if code(frames)]
         by_line: dict[str, int] = {}
         for frames, size in data_blocks:
-            by_line[owners[frames]] = by_line.get(owners[frames], 0) + size
+            by_line[line_of(frames)] = by_line.get(line_of(frames), 0) + size
         for number in freed:
             made = frames_of(number)
             line = line_of(made) if made is not None else ""
@@ -261,17 +270,18 @@ class PythonHeap:
         del freed
         self._next_phase()
 
-    def _graded_line(self, frames: tuple, *, skip_definitions: bool = False) -> str:
+    def _graded_line(self, frames: tuple, *, definitions=None) -> str:
         """``file:line`` of the graded code that made a block (its raw ``frames``, innermost
         first), or "" if it is not graded code's: the nearest frame that is graded code, the
         kit's or torch's decides. The kit's modes and hooks run inside graded calls, and torch
         keeps its own Python bookkeeping (an optimizer's state dicts, autograd's nodes): neither
         is graded code's data. A standard-library or third-party helper, and torch's text of a
         tensor, work for their caller; with no owner among the frames recorded (an import's deep
-        stack, say), it is nobody's."""
+        stack, say), it is nobody's. ``definitions``: a file's lines that define a function or a
+        class (:func:`definition_lines`), where what they make is code, nobody's data."""
         for filename, lineno in frames:
             if filename.startswith(self.graded_root):
-                if skip_definitions and lineno in definition_lines(filename):
+                if definitions is not None and lineno in definitions(filename):
                     return ""  # a function or a class being defined: code, not data
                 return f"{os.path.basename(filename)}:{lineno}"
             if filename.startswith(KIT) or filename.startswith(IMPORT_MACHINERY):
