@@ -29,6 +29,7 @@ with it.
 from __future__ import annotations
 
 import gc
+import itertools
 import weakref
 from collections.abc import Iterable
 
@@ -55,13 +56,19 @@ def storage_of(value) -> _Storage | None:
     return None
 
 
-def _storages(objects: Iterable) -> list[_Storage]:
+def _storages(objects: list) -> list[_Storage]:
+    """The storages behind the tensors and storage objects among ``objects``. The types are
+    tested once each, and the objects picked out by type in C (``compress``): a sweep at a task's
+    start reads a few thousand objects, and a Python loop over them cost about 0.3 ms a task."""
+    # issubclass of the type, not isinstance: isinstance reads __class__, which can warn
+    holders = {kind for kind in set(map(type, objects)) if issubclass(kind, _HOLDERS)}
+    if not holders:
+        return []
     found = []
-    for value in objects:
-        if issubclass(type(value), _HOLDERS):  # not isinstance: it reads __class__, which can warn
-            storage = storage_of(value)
-            if storage is not None:
-                found.append(storage)
+    for value in itertools.compress(objects, map(holders.__contains__, map(type, objects))):
+        storage = storage_of(value)
+        if storage is not None:
+            found.append(storage)
     return found
 
 
