@@ -59,7 +59,7 @@ def storage_of(value) -> _Storage | None:
 def _storages(objects: list) -> list[_Storage]:
     """The storages behind the tensors and storage objects among ``objects``. The types are
     tested once each, and the objects picked out by type in C (``compress``): a sweep at a task's
-    start reads a few thousand objects, and a Python loop over them cost about 0.3 ms a task."""
+    start reads a few thousand objects, where a Python loop testing each one cost ~60 µs a task."""
     # issubclass of the type, not isinstance: isinstance reads __class__, which can warn
     holders = {kind for kind in set(map(type, objects)) if issubclass(kind, _HOLDERS)}
     if not holders:

@@ -3,9 +3,9 @@ for want of the processor, and a hang is still a hang (``graders/world/patience.
 
 The machine is kept busy on purpose: processes that only burn the processor (one fewer than the
 cores; stopped between tasks, so the rest of a test run keeps its processor) while a world of 3
-ranks runs a task whose every rank needs one second of processor time against
-a deadline of two seconds. On the loaded machine that task takes longer than two seconds of wall
-time; it must pass. A deadlock and an endless loop must still end as hangs. And the report of a
+ranks runs a task whose every rank needs one second of processor time against a deadline of two
+seconds. On the loaded machine that task takes longer than two seconds of wall time; it must
+pass. A deadlock and an endless loop must still end as hangs. And the report of a
 crash names the same ranks every time: a second rank that ends a while after the first is waited
 for while it works.
 """
