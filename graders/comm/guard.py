@@ -220,8 +220,9 @@ class ObjectBans:
 
     def ban_trees(self, trees: tuple[str, ...]) -> list[str]:
         """Refuse every function and class a loaded module of each of ``trees`` defines (as
-        ``"<tree>.*"``); the names of those modules. ``sys.modules`` is read once for every
-        tree; what a module defines is read again only when its namespace changed size."""
+        ``"<tree>.*"``); the names of those modules. The trees' modules are listed again only
+        when the names in ``sys.modules`` changed (:meth:`_tree_modules`); what a module defines
+        is read again only when its namespace changed size."""
         loaded: list[str] = []
         for name, tree in self._tree_modules(trees):
             loaded.append(name)

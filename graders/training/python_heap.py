@@ -251,7 +251,8 @@ class PythonHeap:
             data_blocks = [(frames, size) for frames, size in data_blocks if code(frames)]
         by_line: dict[str, int] = {}
         for frames, size in data_blocks:
-            by_line[line_of(frames)] = by_line.get(line_of(frames), 0) + size
+            line = line_of(frames)
+            by_line[line] = by_line.get(line, 0) + size
         for number in freed:
             made = frames_of(number)
             line = line_of(made) if made is not None else ""
